@@ -1,0 +1,105 @@
+"""What the benchmarks share: building the app on a database, throwaway PostgreSQL
+databases, counting SQL statements, and percentiles."""
+
+import math
+import time
+import uuid
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+from flask import Flask
+from sqlalchemy import create_engine, event, text
+from sqlalchemy.engine import make_url
+
+from scorekeeper import create_app
+from scorekeeper.database import database_url
+from scorekeeper.models import db
+
+#: The PostgreSQL server the benchmarks make their databases on (trust auth on loopback).
+DEFAULT_POSTGRES = "postgresql://postgres@127.0.0.1:5432/"
+#: Every account the generator makes signs in with this password.
+PASSWORD = "bench-password"
+ADMIN = "bench-admin"
+SCOREKEEPER = "bench-scorekeeper"
+
+BENCH_CONFIG: dict[str, Any] = {
+    "SECRET_KEY": "bench-only-secret",
+    "AUTO_MIGRATE": True,
+}
+
+
+def make_app(url: str, **config: Any) -> Flask:
+    """The real app on ``url`` (migrated on start), with the benchmarks' settings on top."""
+    return create_app({**BENCH_CONFIG, "SQLALCHEMY_DATABASE_URI": url, **config})
+
+
+def dispose(app: Flask) -> None:
+    with app.app_context():
+        db.session.remove()
+        db.engine.dispose()
+
+
+@contextmanager
+def server_database(server: str = DEFAULT_POSTGRES, prefix: str = "mille_bench") -> Iterator[str]:
+    """A new, empty database on the PostgreSQL server of ``server``, dropped afterwards."""
+    base = make_url(database_url(server))
+    name = f"{prefix}_{uuid.uuid4().hex[:8]}"
+    admin = create_engine(base.set(database="postgres"), isolation_level="AUTOCOMMIT")
+    with admin.connect() as connection:
+        connection.execute(text(f'CREATE DATABASE "{name}"'))
+    try:
+        yield base.set(database=name).render_as_string(hide_password=False)
+    finally:
+        with admin.connect() as connection:
+            connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+
+class StatementCounter:
+    """Counts the SQL statements the app's engine sends while ``counting`` is on, and the
+    time spent waiting for them (from the cursor's execute to its return)."""
+
+    def __init__(self, app: Flask) -> None:
+        with app.app_context():
+            self.engine = db.engine
+        self.count = 0
+        self.seconds = 0.0
+        self.on = False
+        self._started = 0.0
+        event.listen(self.engine, "before_cursor_execute", self._before)
+        event.listen(self.engine, "after_cursor_execute", self._after)
+
+    def _before(self, *_args: Any) -> None:
+        if self.on:
+            self.count += 1
+            self._started = time.perf_counter()
+
+    def _after(self, *_args: Any) -> None:
+        if self.on:
+            self.seconds += time.perf_counter() - self._started
+
+    @contextmanager
+    def counting(self) -> Iterator[None]:
+        self.count, self.seconds, self.on = 0, 0.0, True
+        try:
+            yield
+        finally:
+            self.on = False
+
+    def close(self) -> None:
+        event.remove(self.engine, "before_cursor_execute", self._before)
+        event.remove(self.engine, "after_cursor_execute", self._after)
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    """The ``q``-th percentile (0–100) by the nearest-rank method."""
+    ordered = sorted(values)
+    if not ordered:
+        return math.nan
+    rank = max(1, math.ceil(q / 100 * len(ordered)))
+    return ordered[rank - 1]
+
+
+def dialect_name(url: str) -> str:
+    return "PostgreSQL" if url.startswith(("postgres", "postgresql")) else "SQLite"

@@ -1,0 +1,527 @@
+"""``python -m bench.pages``: what the main pages cost at 200 and at 20,000 games.
+
+For each database (SQLite, PostgreSQL) and each league size it generates a league
+(:mod:`bench.generate`; the SQLite files are cached between runs), builds the real
+app on it, signs a scorekeeper in, and times many requests of every page through
+the whole app — WSGI, routing, session and sign-in, permissions, SQL, templates —
+with Flask's test client: round-robin over the pages, alternating between the two
+sizes, so that a busy moment of the machine hits every page and both sizes alike. It
+counts the SQL statements of each page, and compares each p95 with a baseline: a
+page rendering the same layout (``base.html``) with no database work.
+
+The targets (printed, never asserted by a test): at 20,000 games every page's p95
+is at most 3× the baseline's, and at most 1.5× its own p95 at 200 games.
+"""
+
+import argparse
+import contextlib
+import hashlib
+import shutil
+import tempfile
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from flask import Blueprint, Flask, current_app, render_template, request
+from flask.testing import FlaskClient
+from sqlalchemy import func, select
+from werkzeug.test import TestResponse
+
+from scorekeeper import services
+from scorekeeper.engine import Rules, Seat, Stakes, Tally
+from scorekeeper.models import Deal, Game, GameResult, League, PairRecord, Player, db
+
+from .common import (
+    DEFAULT_POSTGRES,
+    PASSWORD,
+    SCOREKEEPER,
+    StatementCounter,
+    dialect_name,
+    dispose,
+    make_app,
+    percentile,
+    server_database,
+)
+from .generate import Generated, generate_into
+
+#: p95 at the big size over the baseline's p95, and over the page's own p95 at the small size.
+BASELINE_TARGET = 3.0
+GROWTH_TARGET = 1.5
+SLUG = "bench-league"
+BASELINE = "baseline (layout, no SQL)"
+LAYOUT = "layout, signed-in user"
+#: Fresh games the deal-recording requests go into, so no measured request ends a game.
+RECORDING_GAMES = 12
+WARM_UP = 10
+CACHE_DIR = Path(tempfile.gettempdir()) / "mille-bench-cache"
+
+
+@dataclass
+class Timing:
+    samples: list[float] = field(default_factory=list)  # seconds
+    sql: list[float] = field(default_factory=list)  # seconds in the database, per request
+    statements: int = 0
+
+    @property
+    def p50(self) -> float:
+        return percentile(self.samples, 50)
+
+    @property
+    def p95(self) -> float:
+        return percentile(self.samples, 95)
+
+
+@dataclass
+class Run:
+    """The timings of every page for one database and one league size."""
+
+    database: str
+    games: int
+    deals: int
+    timings: dict[str, Timing]
+
+    def ratio(self, page: str) -> float:
+        return self.timings[page].p95 / self.timings[BASELINE].p95
+
+
+# The baseline: the layout, no database ------------------------------------------------------
+
+
+def add_baseline(app: Flask) -> None:
+    """Two bench-only routes, registered on the app the benchmark builds, never by the
+    product:
+
+    * ``/_bench/baseline``: ``base.html`` rendered for the signed-in browser with no
+      database work at all — the template is rendered without the context processors,
+      one of which (Flask-Login's) would load the signed-in user; the header is drawn as
+      for a visitor;
+    * ``/_bench/layout``: the same layout through ``render_template``, so with the one
+      query every page makes to load the signed-in user (for reference).
+    """
+    bench = Blueprint("bench", __name__)
+
+    @bench.get("/_bench/baseline")
+    def baseline() -> str:
+        """The layout alone."""
+        context: dict[str, Any] = {}
+        for blueprint in (None, *request.blueprints):
+            for processor in current_app.template_context_processors.get(blueprint, ()):
+                if not processor.__module__.startswith("flask_login"):
+                    context.update(current_app.ensure_sync(processor)())
+        template = current_app.jinja_env.get_template("base.html")
+        return template.render(**context, acting_user=lambda: None)
+
+    @bench.get("/_bench/layout")
+    def layout() -> str:
+        """The layout for the signed-in user."""
+        return render_template("base.html")
+
+    app.register_blueprint(bench)
+
+
+# The pages measured ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Targets:
+    """The rows the measured pages show, chosen alike at every size."""
+
+    league_id: int
+    open_game: int
+    finished_game: int
+    player: int
+    pair: tuple[int, int]
+    deep_after: int
+    recording: list[int]
+    finishing: list[int]  # games one deal from their end, one per request
+    versions: dict[int, int]
+
+
+def choose_targets(app: Flask, finishing: int) -> Targets:
+    """A typical game in progress and a finished one, the most active player and pair, a
+    page 90% of the way down the archive, fresh games to record deals into, and
+    ``finishing`` games at 1,100 to 1,000, for the deal that ends each."""
+    with app.app_context():
+        league_id = db.session.scalars(select(League.id).where(League.slug == SLUG)).one()
+        in_league = Game.league_id == league_id
+        open_game = db.session.scalars(
+            select(Game.id)
+            .where(in_league, Game.status == "in_progress")
+            .order_by(Game.deal_count.desc(), Game.id.desc())
+            .limit(1)
+        ).one()
+        # A finished game of about a dozen deals with a chapeau and a star: every line.
+        finished = db.session.scalars(
+            select(Game.id)
+            .where(
+                in_league,
+                Game.status == "finished",
+                Game.deal_count.between(10, 14),
+                Game.chapeaux0 + Game.chapeaux1 > 0,
+                Game.stars0 + Game.stars1 > 0,
+            )
+            .order_by(Game.id.desc())
+            .limit(1)
+        ).one()
+        player = db.session.scalars(
+            select(GameResult.player_id)
+            .where(GameResult.league_id == league_id)
+            .group_by(GameResult.player_id)
+            .order_by(func.count().desc(), GameResult.player_id)
+            .limit(1)
+        ).one()
+        pair = db.session.execute(
+            select(PairRecord.player_id, PairRecord.opponent_id)
+            .where(PairRecord.league_id == league_id)
+            .order_by(PairRecord.played.desc(), PairRecord.player_id, PairRecord.opponent_id)
+            .limit(1)
+        ).one()
+        total = db.session.scalar(select(func.count()).where(in_league)) or 0
+        deep_after = db.session.scalars(
+            select(Game.id).where(in_league).order_by(Game.id.desc()).offset(total * 9 // 10)
+        ).first()
+        names = db.session.execute(
+            select(Game.player0_id, Game.player1_id).where(Game.id == finished)
+        ).one()
+        recording, versions = [], {}
+        for _ in range(RECORDING_GAMES):
+            game = services.start_game(
+                league_id,
+                _names_of(names),
+                Rules(),
+                Stakes.from_small(100),
+                Seat.FIRST,
+                create_players=False,
+            )
+            recording.append(game.id)
+            versions[game.id] = game.version
+        ending = []
+        for _ in range(finishing):
+            game = services.start_game(
+                league_id,
+                _names_of(names),
+                Rules(),
+                Stakes.from_small(100),
+                Seat.FIRST,
+                create_players=False,
+            )
+            game, _recorded = services.record_deal(game.id, Tally(Seat.FIRST, (1100, 1000)))
+            ending.append(game.id)
+            versions[game.id] = game.version
+        db.session.remove()
+    return Targets(
+        league_id,
+        open_game,
+        finished,
+        player,
+        (pair[0], pair[1]),
+        deep_after or 1,
+        recording,
+        ending,
+        versions,
+    )
+
+
+def _names_of(player_ids: Any) -> tuple[str, str]:
+    first, second = (db.session.get(Player, player_id) for player_id in player_ids)
+    assert first is not None
+    assert second is not None
+    return first.name, second.name
+
+
+def pages(
+    targets: Targets, recorder: FlaskClient
+) -> dict[str, Callable[[FlaskClient], TestResponse]]:
+    """Each measured page: a request made with the signed-in scorekeeper's client."""
+    league = f"/leagues/{SLUG}"
+    a, b = targets.pair
+    turn = iter(range(10**9))
+
+    def record(_client: FlaskClient) -> TestResponse:
+        number = next(turn)
+        game_id = targets.recording[number % len(targets.recording)]
+        out = number // len(targets.recording) % 2
+        data = {
+            "out": str(out),
+            "score0": "15" if out == 0 else "0",
+            "score1": "15" if out == 1 else "0",
+            "stars0": "0",
+            "stars1": "0",
+            "token": uuid.uuid4().hex,
+            "version": str(targets.versions[game_id]),
+        }
+        response = recorder.post(f"/games/{game_id}/deals", data=data)
+        if response.status_code == 302:
+            targets.versions[game_id] += 1
+        return response
+
+    last_deals = iter(targets.finishing)
+
+    def finish(_client: FlaskClient) -> TestResponse:
+        game_id = next(last_deals)
+        data = {
+            "out": "0",
+            "score0": "150",
+            "score1": "40",
+            "stars0": "0",
+            "stars1": "0",
+            "token": uuid.uuid4().hex,
+            "version": str(targets.versions[game_id]),
+        }
+        return recorder.post(f"/games/{game_id}/deals", data=data)
+
+    def get(url: str) -> Callable[[FlaskClient], TestResponse]:
+        return lambda client: client.get(url)
+
+    return {
+        BASELINE: get("/_bench/baseline"),
+        LAYOUT: get("/_bench/layout"),
+        "game in progress": get(f"/games/{targets.open_game}"),
+        "record a deal (POST)": record,
+        "record a game's last deal": finish,
+        "finished game + settlement": get(f"/games/{targets.finished_game}"),
+        "standings": get(league),
+        "player": get(f"{league}/players/{targets.player}"),
+        "head-to-head": get(f"{league}/head-to-head?a={a}&b={b}"),
+        "archive, first page": get(f"{league}/games"),
+        "archive, deep page": get(f"{league}/games?after={targets.deep_after}"),
+        "who owes whom": get(f"{league}/owes"),
+    }
+
+
+def signed_in(app: Flask) -> FlaskClient:
+    client = app.test_client()
+    response = client.post("/login", data={"username": SCOREKEEPER, "password": PASSWORD})
+    if response.status_code != 302:
+        raise RuntimeError(f"could not sign in: {response.status_code}")
+    return client
+
+
+def _expected(page: str) -> int:
+    return 302 if page.startswith("record") else 200
+
+
+class Measured:
+    """One league's app with its signed-in scorekeeper, the pages measured, and their timings."""
+
+    def __init__(self, app: Flask, rounds: int) -> None:
+        targets = choose_targets(app, WARM_UP + rounds)
+        self.client, self.recorder = signed_in(app), signed_in(app)
+        self.pages = pages(targets, self.recorder)
+        self.counter = StatementCounter(app)
+        self.timings = {name: Timing() for name in self.pages}
+        self.landings: list[str] = []
+
+    def once(self, name: str) -> float:
+        began = time.perf_counter()
+        response = self.pages[name](self.client)
+        response.get_data()
+        elapsed = time.perf_counter() - began
+        if response.status_code != _expected(name):
+            raise RuntimeError(f"{name}: status {response.status_code}")
+        if response.status_code == 302:
+            self.landings.append(response.headers["Location"])
+        return elapsed
+
+    def land(self) -> None:
+        """Follow a deal's redirect to the game, as a browser would (neither timed nor counted)."""
+        while self.landings:
+            self.recorder.get(self.landings.pop()).get_data()
+
+    def sample(self, name: str) -> None:
+        with self.counter.counting():
+            elapsed = self.once(name)
+        timing = self.timings[name]
+        timing.samples.append(elapsed)
+        timing.sql.append(self.counter.seconds)
+        timing.statements = max(timing.statements, self.counter.count)
+        self.land()
+
+
+def measure(apps: list[Flask], rounds: int) -> list[dict[str, Timing]]:
+    """Warm up, then ``rounds`` requests of every page of every league, round-robin: the
+    sizes alternate request by request, so a busy moment of the machine hits both alike."""
+    leagues = [Measured(app, rounds) for app in apps]
+    try:
+        for _ in range(WARM_UP):
+            for league in leagues:
+                for name in league.pages:
+                    league.once(name)
+                    league.land()
+        for number in range(rounds):
+            order = leagues if number % 2 else leagues[::-1]
+            for name in leagues[0].pages:
+                for league in order:
+                    league.sample(name)
+    finally:
+        for league in leagues:
+            league.counter.close()
+    return [league.timings for league in leagues]
+
+
+# Databases --------------------------------------------------------------------------------
+
+
+def _fingerprint() -> str:
+    """Changes whenever the generator or the schema does, so a stale cache isn't reused."""
+    digest = hashlib.sha256()
+    root = Path(__file__).resolve().parent.parent
+    sources = [root / "bench" / "generate.py", root / "scorekeeper" / "league_stats.py"]
+    sources += sorted((root / "scorekeeper" / "migrations" / "versions").glob("*.py"))
+    for path in sources:
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
+@contextmanager
+def sqlite_league(games: int, players: int, seed: int, cache: Path | None) -> Iterator[str]:
+    """A copy of a generated SQLite league (generated once per size, seed and schema)."""
+    with tempfile.TemporaryDirectory(prefix="mille-bench-") as work:
+        path = Path(work) / "league.sqlite"
+        cached = None
+        if cache is not None:
+            cached = cache / f"league-{games}g-{players}p-seed{seed}-{_fingerprint()}.sqlite"
+        if cached is not None and cached.exists():
+            print(f"  using the league cached in {cached}", flush=True)
+            shutil.copy(cached, path)
+        else:
+            _generate(f"sqlite:///{path}", games, players, seed)
+            # The app closed every connection, so the last one folded the WAL into the file.
+            assert not path.with_name(path.name + "-wal").exists()
+            if cached is not None:
+                cached.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy(path, cached.with_suffix(".part"))
+                cached.with_suffix(".part").rename(cached)
+                for stale in cached.parent.glob(f"league-{games}g-{players}p-seed{seed}-*.sqlite"):
+                    if stale != cached:  # made by an older generator or schema
+                        stale.unlink()
+        yield f"sqlite:///{path}"
+
+
+@contextmanager
+def postgres_league(server: str, games: int, players: int, seed: int) -> Iterator[str]:
+    """A fresh PostgreSQL database with a generated league, dropped afterwards."""
+    with server_database(server) as url:
+        _generate(url, games, players, seed)
+        yield url
+
+
+def _generate(url: str, games: int, players: int, seed: int) -> Generated:
+    app = make_app(url)
+    try:
+        made = generate_into(app, players=players, games=games, seed=seed)
+    finally:
+        dispose(app)
+    print("  " + made.summary().replace("\n", "\n  "), flush=True)
+    return made
+
+
+def run_sizes(leagues: list[tuple[int, str]], rounds: int) -> list[Run]:
+    """The pages of each ``(games, url)`` league, measured together."""
+    apps = []
+    for _games, url in leagues:
+        app = make_app(url, WTF_CSRF_ENABLED=False)
+        add_baseline(app)
+        apps.append(app)
+    try:
+        deals = []
+        for app in apps:
+            with app.app_context():
+                deals.append(db.session.scalar(select(func.count(Deal.id))) or 0)
+                db.session.remove()
+        timings = measure(apps, rounds)
+    finally:
+        for app in apps:
+            dispose(app)
+    return [
+        Run(dialect_name(url), games, count, found)
+        for (games, url), count, found in zip(leagues, deals, timings, strict=True)
+    ]
+
+
+# Reporting ----------------------------------------------------------------------------------
+
+
+def table(run: Run) -> str:
+    lines = [
+        f"{run.database}, {run.games:,} games ({run.deals:,} deals), "
+        f"{len(run.timings[BASELINE].samples)} requests a page",
+        f"  {'page':<28} {'p50 ms':>8} {'p95 ms':>8} {'SQL':>5} {'SQL ms':>7} {'p95/baseline':>13}",
+    ]
+    for name, timing in run.timings.items():
+        lines.append(
+            f"  {name:<28} {1000 * timing.p50:8.2f} {1000 * timing.p95:8.2f} "
+            f"{timing.statements:5d} {1000 * percentile(timing.sql, 50):7.2f} "
+            f"{run.ratio(name):13.2f}"
+        )
+    return "\n".join(lines)
+
+
+def growth_table(small: Run, big: Run) -> str:
+    lines = [
+        f"{big.database}: p95 at {big.games:,} games against {small.games:,} "
+        f"(targets: ≤ {BASELINE_TARGET:g}× baseline, ≤ {GROWTH_TARGET:g}× growth)",
+        f"  {'page':<28} {'p95 small':>10} {'p95 big':>9} {'growth':>7} {'×baseline':>10}  target",
+    ]
+    for name in big.timings:
+        if name in (BASELINE, LAYOUT):
+            continue
+        grown = big.timings[name].p95 / small.timings[name].p95
+        ratio = big.ratio(name)
+        ok = grown <= GROWTH_TARGET and ratio <= BASELINE_TARGET
+        lines.append(
+            f"  {name:<28} {1000 * small.timings[name].p95:10.2f} "
+            f"{1000 * big.timings[name].p95:9.2f} {grown:7.2f} {ratio:10.2f}  "
+            f"{'met' if ok else 'MISSED'}"
+        )
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description="Time the main pages at two league sizes.")
+    parser.add_argument("--db", choices=["sqlite", "postgresql", "both"], default="both")
+    parser.add_argument(
+        "--postgres", default=DEFAULT_POSTGRES, help="server URL (a database is made)"
+    )
+    parser.add_argument("--sizes", default="200,20000", help="league sizes in games, small,big")
+    parser.add_argument("--players", type=int, default=16)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--requests", type=int, default=150, help="per page and league size")
+    parser.add_argument(
+        "--cache", type=Path, default=CACHE_DIR, help="where SQLite leagues are kept"
+    )
+    parser.add_argument("--no-cache", action="store_true")
+    args = parser.parse_args(argv)
+    small, big = (int(size) for size in args.sizes.split(","))
+    databases = ["sqlite", "postgresql"] if args.db == "both" else [args.db]
+    began = time.perf_counter()
+    worst = 0.0
+    for database in databases:
+        with contextlib.ExitStack() as stack:
+            leagues = []
+            for games in (small, big):
+                print(f"\n{database}: a league of {games:,} games", flush=True)
+                league: Any
+                if database == "sqlite":
+                    cache = None if args.no_cache else args.cache
+                    league = sqlite_league(games, args.players, args.seed, cache)
+                else:
+                    league = postgres_league(args.postgres, games, args.players, args.seed)
+                leagues.append((games, stack.enter_context(league)))
+            print(f"measuring both, {args.requests} requests a page each…", flush=True)
+            runs = run_sizes(leagues, args.requests)
+        for run in runs:
+            print("\n" + table(run), flush=True)
+        print("\n" + growth_table(*runs), flush=True)
+        pages_big = [name for name in runs[1].timings if name not in (BASELINE, LAYOUT)]
+        worst = max([worst] + [runs[1].ratio(name) for name in pages_big])
+    print(f"\n(took {time.perf_counter() - began:.0f} s)")
+    print(f"worst p95 ratio at {big} games: {worst:.2f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,13 @@
+"""JSON API v1 (shared/API.md): everything a page can do with a league or a game, for scripts.
+
+* :mod:`.core` — the blueprint, bearer tokens, JSON errors and bodies;
+* :mod:`.inputs` and :mod:`.outputs` — reading requests and writing answers;
+* :mod:`.leagues`, :mod:`.games`, :mod:`.count` — the views;
+* :mod:`.idempotency` — ``Idempotency-Key`` on ``POST``;
+* :mod:`.openapi` — the OpenAPI 3.1 description at ``/api/v1/openapi.json``.
+"""
+
+from . import count, games, leagues, openapi  # noqa: F401  (each registers its views on bp)
+from .core import PREFIX, ApiError, bp, http_error, is_api_request, json_body
+
+__all__ = ["PREFIX", "ApiError", "bp", "http_error", "is_api_request", "json_body"]

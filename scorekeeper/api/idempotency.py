@@ -1,0 +1,161 @@
+"""``Idempotency-Key``: a retried ``POST`` gets the first answer instead of a second change.
+
+How a key is kept, and why it is race-safe:
+
+1. A key already stored for the token's user answers at once: the stored
+   status and body (with ``Idempotent-Replayed: true``), or a 422 when the
+   key came with a different request (method, path or body).
+2. Otherwise the view runs, and its key row is written *inside the write
+   transaction of the change* (a ``before_commit`` hook adds it), so the
+   change and its key are committed together or not at all. Of two identical
+   requests at once, the second's commit fails on the key's unique index
+   (PostgreSQL waits for the first to commit; SQLite writers take turns), its
+   change is rolled back, and it answers with the first one's answer.
+3. The answer is stored on the key row as soon as it is known. A request
+   refused (4xx) leaves no key behind: a rejected request changes nothing.
+
+Keys are kept for a day (:data:`KEEP_FOR`).
+"""
+
+import hashlib
+import json
+import time
+from collections.abc import Callable
+from datetime import timedelta
+from functools import wraps
+from typing import Any, Final
+
+from flask import jsonify, request
+from sqlalchemy import delete, event, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+from werkzeug.exceptions import HTTPException
+from werkzeug.wrappers import Response
+
+from ..database import writing
+from ..models import IdempotencyKey, db, utcnow
+from ..permissions import acting_user
+from .core import ApiError
+
+HEADER: Final = "Idempotency-Key"
+#: Visible ASCII, at most 255 characters: what any client can send and a column can hold.
+KEY_PATTERN: Final = r"^[\x21-\x7e]{1,255}$"
+KEEP_FOR: Final = timedelta(days=1)
+#: How long a retry waits for the answer of the same request still being made.
+WAIT_SECONDS: Final = 5.0
+_PENDING: Final = "idempotency_key_pending"
+
+
+@event.listens_for(Session, "before_commit")
+def _write_pending_key(session: Session) -> None:
+    """Add the request's key row to the first transaction the request commits."""
+    row = session.info.pop(_PENDING, None)
+    if row is not None:
+        session.add(row)
+
+
+def _read_key() -> str | None:
+    key = request.headers.get(HEADER)
+    if key is None:
+        return None
+    if not (1 <= len(key) <= 255 and all("\x21" <= char <= "\x7e" for char in key)):
+        raise ApiError(400, f"An {HEADER} is 1 to 255 visible ASCII characters.")
+    return key
+
+
+def _body_hash() -> str:
+    """The body's fingerprint: its JSON with sorted keys, or its bytes if it isn't JSON."""
+    raw = request.get_data()
+    try:
+        text = json.dumps(json.loads(raw), sort_keys=True, separators=(",", ":"))
+        data = text.encode()
+    except (ValueError, RecursionError):
+        data = raw
+    return hashlib.sha256(data).hexdigest()
+
+
+def _stored(user_id: int, key: str) -> IdempotencyKey | None:
+    db.session.rollback()  # a fresh read: another request may have just committed
+    return db.session.scalars(
+        select(IdempotencyKey).where(IdempotencyKey.user_id == user_id, IdempotencyKey.key == key)
+    ).first()
+
+
+def _replay(user_id: int, key: str, body_hash: str) -> Response | None:
+    """The stored answer to this key, waiting a little for one still being made."""
+    deadline = time.monotonic() + WAIT_SECONDS
+    while (row := _stored(user_id, key)) is not None:
+        if (row.method, row.path, row.body_hash) != (request.method, request.path, body_hash):
+            raise ApiError(
+                422,
+                f"This {HEADER} was used for a different request; use a new key for this one.",
+                {HEADER: ["This key was sent before with another method, path or body."]},
+            )
+        if row.status is not None:
+            response = jsonify(row.response)
+            response.status_code = row.status
+            response.headers["Idempotent-Replayed"] = "true"
+            if row.location:
+                response.headers["Location"] = row.location
+            return response
+        if time.monotonic() > deadline:
+            raise ApiError(
+                409,
+                f"A request with this {HEADER} is still being made, or its answer was lost; "
+                "read the game or league to see where it stands.",
+            )
+        time.sleep(0.05)
+    return None
+
+
+def _store_answer(user_id: int, key: str, response: Response) -> None:
+    with writing():
+        row = db.session.scalars(
+            select(IdempotencyKey).where(
+                IdempotencyKey.user_id == user_id, IdempotencyKey.key == key
+            )
+        ).first()
+        if row is not None:
+            row.status = response.status_code
+            row.response = response.get_json()
+            row.location = response.headers.get("Location")
+        db.session.execute(
+            delete(IdempotencyKey).where(
+                IdempotencyKey.user_id == user_id, IdempotencyKey.created_at < utcnow() - KEEP_FOR
+            )
+        )
+
+
+def idempotent(view: Callable[..., Response]) -> Callable[..., Response]:
+    """Honour an ``Idempotency-Key`` on a ``POST`` made with a token (module docstring)."""
+
+    @wraps(view)
+    def wrapper(**kwargs: Any) -> Response:
+        key = _read_key()
+        user = acting_user()
+        if key is None or user is None:
+            return view(**kwargs)
+        user_id, body_hash = user.id, _body_hash()
+        replayed = _replay(user_id, key, body_hash)
+        if replayed is not None:
+            return replayed
+        pending = IdempotencyKey(
+            user_id=user_id, key=key, method=request.method, path=request.path, body_hash=body_hash
+        )
+        db.session.info[_PENDING] = pending
+        try:
+            response = view(**kwargs)
+        except (ApiError, HTTPException, IntegrityError):
+            # Refused, or beaten by the same request at once: its answer, if it made one.
+            db.session.info.pop(_PENDING, None)
+            replayed = _replay(user_id, key, body_hash)
+            if replayed is not None:
+                return replayed
+            raise
+        finally:
+            db.session.info.pop(_PENDING, None)
+        if response.status_code < 400:
+            _store_answer(user_id, key, response)
+        return response
+
+    return wrapper

@@ -1,0 +1,453 @@
+"""The forms: what each page accepts, with a message beside every field it rejects.
+
+The rules of a valid tally live in the engine; :class:`DealForm` asks it and
+puts each problem next to the field it names.
+"""
+
+import re
+import uuid
+from typing import Any
+
+from flask_wtf import FlaskForm
+from wtforms import (
+    BooleanField,
+    HiddenField,
+    IntegerField,
+    PasswordField,
+    RadioField,
+    SelectChoice,
+    StringField,
+    SubmitField,
+)
+from wtforms.validators import (
+    DataRequired,
+    EqualTo,
+    InputRequired,
+    Length,
+    NumberRange,
+    ValidationError,
+)
+
+from .accounts import MIN_PASSWORD_LENGTH
+from .counted_cards import CountedCards
+from .engine import (
+    PRESETS,
+    DifferenceRule,
+    InvalidTally,
+    Preset,
+    Rules,
+    Seat,
+    SkunkRule,
+    Stakes,
+    Tally,
+    TallyProblem,
+    format_money,
+    parse_money,
+    tally_warnings,
+    validate_tally,
+)
+from .engine.rules import MAX_STAKE, MAX_TARGET, MIN_TARGET
+from .i18n import form_translations, gettext, in_english
+from .i18n import lazy_gettext as _l
+from .i18n import money as money_text
+from .messages import PRESET_LABELS, ROLE_LABELS, problem_message
+from .models import Role
+from .services import MAX_NAME_LENGTH, squeeze
+
+_WHOLE_NUMBER = re.compile(r"[+-]?\d{1,7}")
+
+
+def whole_number(text: str | None) -> object:
+    """A typed number as an int when it is one; anything else is left for the engine to refuse."""
+    if text is None:
+        return None
+    cleaned = text.strip().replace("−", "-").replace(" ", "").replace(",", "")
+    return int(cleaned) if _WHOLE_NUMBER.fullmatch(cleaned) else cleaned
+
+
+def squeezed(value: str | None) -> str | None:
+    return squeeze(value) if value else value
+
+
+def name_validators(missing: str) -> list[Any]:
+    return [
+        DataRequired(message=missing),
+        Length(
+            max=MAX_NAME_LENGTH,
+            message=_l("A name is at most %(most)s characters.", most=MAX_NAME_LENGTH),
+        ),
+    ]
+
+
+class Form(FlaskForm):
+    """A Flask-WTF form whose WTForms messages come from catalogs read once
+    (:func:`i18n.form_translations`), not from disk on every request."""
+
+    class Meta:
+        def get_translations(self, form: Any) -> Any:
+            translations = form_translations()
+            if translations is None:
+                return super().get_translations(form)  # type: ignore[misc]
+            return translations
+
+
+class PlayerForm(Form):
+    name = StringField(
+        _l("Name"), validators=name_validators(_l("Enter a name.")), filters=[squeezed]
+    )
+    submit = SubmitField(_l("Add player"))
+
+
+SKUNK_CHOICES = [
+    SelectChoice(
+        SkunkRule.MULTIPLY.value, _l("Multiply: below half the target doubles, below zero triples")
+    ),
+    SelectChoice(SkunkRule.MARK.value, _l("Mark: below half the target pays one more big stake")),
+]
+DIFFERENCE_CHOICES = [
+    SelectChoice(
+        DifferenceRule.ROUND.value, _l("Round each total to the nearest 100 (50 rounds up)")
+    ),
+    SelectChoice(DifferenceRule.CEIL.value, _l("Every started 100 of the difference")),
+]
+DEALER_CHOICES = [
+    SelectChoice("random", _l("Draw at random")),
+    SelectChoice("0", _l("First player")),
+    SelectChoice("1", _l("Second player")),
+]
+
+_FRENCH_DECIMAL = re.compile(r"\s*\$?\s*\d+,\d{1,2}\s*\$?\s*")
+
+
+def typed_amount(text: str) -> str:
+    """An amount as typed, with a French decimal comma (``0,25``, ``1,50 $``) read as a point
+    on a French page; in English a comma stays a thousands separator."""
+    if in_english() or not _FRENCH_DECIMAL.fullmatch(text):
+        return text
+    return text.replace("$", "").strip().replace(",", ".")
+
+
+def _money(form: FlaskForm, field: StringField) -> None:
+    if not field.data:
+        return
+    try:
+        cents = parse_money(typed_amount(field.data))
+    except ValueError:
+        raise ValidationError(gettext("Enter an amount like 1 or 0.25.")) from None
+    if cents <= 0:
+        raise ValidationError(gettext("A stake must be more than zero."))
+    if cents > MAX_STAKE:
+        raise ValidationError(
+            gettext("A stake must be more than 0 and at most %(most)s.", most=money_text(MAX_STAKE))
+        )
+
+
+def rules_data(rules: Rules) -> dict[str, Any]:
+    """A rule set as form data (and as a league's stored defaults)."""
+    preset = rules.matching_preset()
+    return {
+        "preset": preset.value if preset else None,
+        "target": rules.target,
+        "progressive": rules.progressive,
+        "natural_needed": rules.natural_needed,
+        "skunk": rules.skunk.value,
+        "difference": rules.difference.value,
+    }
+
+
+class RulesForm(Form):
+    """The rules and stakes of a game: a new game's, or a league's defaults for new games."""
+
+    preset = RadioField(
+        _l("Rules"),
+        choices=[SelectChoice(preset.value, PRESET_LABELS[preset]) for preset in Preset],
+        default=Preset.STANDARD.value,
+        validate_choice=False,  # only a starting point: the options below are what counts
+    )
+    apply_preset = SubmitField(_l("Fill in these rules"))
+    target = IntegerField(
+        _l("Target"),
+        default=PRESETS[Preset.STANDARD].target,
+        validators=[
+            InputRequired(message=_l("Enter the target, e.g. 1200.")),
+            NumberRange(MIN_TARGET, MAX_TARGET, message=_l("The target is from 100 to 10,000.")),
+        ],
+    )
+    progressive = BooleanField(_l("Progressive: a 2nd natural or chapeau pays 2×, a 3rd 3× …"))
+    natural_needed = BooleanField(_l("A natural is needed to win"))
+    skunk = RadioField(_l("Skunk"), choices=SKUNK_CHOICES, default=SkunkRule.MULTIPLY.value)
+    difference = RadioField(
+        _l("Point difference"), choices=DIFFERENCE_CHOICES, default=DifferenceRule.ROUND.value
+    )
+    small = StringField(
+        _l("Small stake ($ per 100 points)"),
+        default="1.00",
+        validators=[InputRequired(message=_l("Enter the small stake, e.g. 1 or 0.25.")), _money],
+    )
+    big = StringField(_l("Big stake ($ per game, natural, chapeau)"), validators=[_money])
+
+    def validate_target(self, field: IntegerField) -> None:
+        if field.data is not None and field.data % 5:
+            raise ValidationError(gettext("The target must be a multiple of 5."))
+
+    @classmethod
+    def for_preset(cls, preset: Preset, prefix: str = "", **kept: Any) -> Any:
+        """A blank form with the preset's options filled in, keeping ``kept`` fields."""
+        return cls(formdata=None, prefix=prefix, data={**rules_data(PRESETS[preset]), **kept})
+
+    @classmethod
+    def from_defaults(cls, defaults: dict[str, Any] | None, prefix: str = "") -> Any:
+        """A form showing a league's defaults (or the Standard preset and $1–$3).
+
+        Submitted data, when there is some, is shown instead.
+        """
+        if not defaults:
+            return cls(prefix=prefix)
+        stakes = defaults["stakes"]
+        data = {
+            **defaults["rules"],
+            "small": format_money(stakes["small"]),
+            "big": format_money(stakes["big"]),
+        }
+        return cls(prefix=prefix, data=data)
+
+    @property
+    def rules(self) -> Rules:
+        return Rules(
+            target=self.target.data or 0,
+            progressive=self.progressive.data,
+            natural_needed=self.natural_needed.data,
+            skunk=SkunkRule(self.skunk.data),
+            difference=DifferenceRule(self.difference.data),
+        )
+
+    @property
+    def stakes(self) -> Stakes:
+        small = parse_money(typed_amount(self.small.data or ""))
+        big = parse_money(typed_amount(self.big.data)) if self.big.data else 3 * small
+        return Stakes(small=small, big=big)
+
+    @property
+    def defaults(self) -> dict[str, Any]:
+        """The rules and stakes as a league keeps them for new games."""
+        stakes = self.stakes
+        return {
+            "rules": rules_data(self.rules),
+            "stakes": {"small": stakes.small, "big": stakes.big},
+        }
+
+
+class NewGameForm(RulesForm):
+    player0 = StringField(
+        _l("First player"),
+        validators=name_validators(_l("Enter or pick a player.")),
+        filters=[squeezed],
+    )
+    player1 = StringField(
+        _l("Second player"),
+        validators=name_validators(_l("Enter or pick a player.")),
+        filters=[squeezed],
+    )
+    first_dealer = RadioField(_l("First dealer"), choices=DEALER_CHOICES, default="random")
+    submit = SubmitField(_l("Start the game"))
+
+    def validate_player1(self, field: StringField) -> None:
+        first, second = self.player0.data or "", field.data or ""
+        if first and first.casefold() == second.casefold():
+            raise ValidationError(gettext("Choose two different players."))
+
+    @property
+    def chosen_dealer(self) -> Seat | None:
+        return None if self.first_dealer.data == "random" else Seat(int(self.first_dealer.data))
+
+
+class LeagueDefaultsForm(RulesForm):
+    """The rules and stakes a league's new games start from."""
+
+    save_defaults = SubmitField(_l("Save the defaults"))
+
+
+#: Where each of the engine's tally fields is on the form.
+TALLY_FIELDS = {
+    "out": "out",
+    "scores.0": "score0",
+    "scores.1": "score1",
+    "stars.0": "stars0",
+    "stars.1": "stars1",
+}
+
+
+class ButtonForm(Form):
+    """A one-button form: nothing but its CSRF token."""
+
+
+class GameChangeForm(ButtonForm):
+    """A change to a game sent from a page: carries the version of the card it was made on."""
+
+    version = HiddenField()
+
+    @property
+    def expected_version(self) -> int | None:
+        return int(self.version.data) if (self.version.data or "").isdigit() else None
+
+
+class DealForm(GameChangeForm):
+    """One deal's tally: who went out, two scores, and stars (which default to 0)."""
+
+    # The engine says what a valid "out" is; the field only carries the choice.
+    out = RadioField(
+        _l("Who went out?"),
+        choices=[SelectChoice("0", _l("First player")), SelectChoice("1", _l("Second player"))],
+        validate_choice=False,
+    )
+    score0 = StringField(
+        _l("Score"), validators=[InputRequired(message=_l("Enter the deal score."))]
+    )
+    score1 = StringField(
+        _l("Score"), validators=[InputRequired(message=_l("Enter the deal score."))]
+    )
+    stars0 = StringField(_l("Stars"), default="0")
+    stars1 = StringField(_l("Stars"), default="0")
+    token = HiddenField(default=lambda: uuid.uuid4().hex)
+    confirm = HiddenField(default="")
+    #: The cards the tally was counted from, as JSON (the counting help fills it in).
+    cards = HiddenField(default="")
+    submit = SubmitField(_l("Save deal"))
+
+    tally: Tally | None = None
+    warnings: list[TallyProblem]
+    #: The hidden cards, read back and counted again: None unless they give exactly the tally.
+    counted: CountedCards | None = None
+
+    def name_seats(self, names: tuple[str, str]) -> None:
+        self.out.choices = [SelectChoice("0", names[0]), SelectChoice("1", names[1])]
+
+    def fill(self, tally: Tally, cards: CountedCards | None = None) -> None:
+        """Show an existing or a counted deal, with the cards it was counted from, if any."""
+        self.out.data = str(int(tally.out))
+        self.score0.data, self.score1.data = (str(score) for score in tally.scores)
+        self.stars0.data, self.stars1.data = (str(stars) for stars in tally.stars)
+        self.cards.data = cards.dumps() if cards is not None else ""
+
+    @property
+    def cards_dropped(self) -> bool:
+        """Cards came with the form but don't give its tally (numbers changed after counting)."""
+        return bool(self.cards.data) and self.counted is None
+
+    def validate(self, extra_validators: Any = None) -> bool:
+        self.warnings = []
+        fields_ok = super().validate(extra_validators)
+        try:
+            self.tally = validate_tally(
+                int(self.out.data) if self.out.data in ("0", "1") else None,
+                (whole_number(self.score0.data), whole_number(self.score1.data)),
+                (whole_number(self.stars0.data or "0"), whole_number(self.stars1.data or "0")),
+            )
+        except InvalidTally as invalid:
+            for problem in invalid.problems:
+                field = self[TALLY_FIELDS[problem.field]]
+                if not field.errors:
+                    field.errors = [*field.errors, problem_message(problem)]
+            return False
+        if not fields_ok:
+            return False
+        cards = CountedCards.loads(self.cards.data)
+        self.counted = cards if cards is not None and cards.agrees_with(self.tally) else None
+        # A tally counted from the cards needs no second look; a typed one may.
+        if self.confirm.data != "1" and self.counted is None:
+            self.warnings = tally_warnings(self.tally)
+        return not self.warnings
+
+
+# Accounts and leagues --------------------------------------------------------
+
+ROLE_CHOICES = [SelectChoice(str(int(role)), ROLE_LABELS[role]) for role in reversed(Role)]
+
+
+class LoginForm(Form):
+    username = StringField(
+        _l("Username"), validators=[DataRequired(message=_l("Enter your username."))]
+    )
+    password = PasswordField(
+        _l("Password"), validators=[DataRequired(message=_l("Enter your password."))]
+    )
+    remember = BooleanField(_l("Keep me signed in on this phone"))
+    submit = SubmitField(_l("Sign in"))
+
+
+def _password_validators() -> list[Any]:
+    return [
+        DataRequired(message=_l("Choose a password.")),
+        Length(
+            min=MIN_PASSWORD_LENGTH,
+            message=_l("A password has at least %(least)s characters.", least=MIN_PASSWORD_LENGTH),
+        ),
+    ]
+
+
+class SetupForm(Form):
+    username = StringField(
+        _l("Your username"),
+        validators=[DataRequired(message=_l("Choose a username.")), Length(max=40)],
+        filters=[squeezed],
+    )
+    password = PasswordField(_l("Password"), validators=_password_validators())
+    confirm = PasswordField(
+        _l("Password again"),
+        validators=[EqualTo("password", message=_l("The passwords differ."))],
+    )
+    submit = SubmitField(_l("Create the administrator"))
+
+
+class ChangePasswordForm(Form):
+    current = PasswordField(
+        _l("Current password"),
+        validators=[DataRequired(message=_l("Enter your current password."))],
+    )
+    password = PasswordField(_l("New password"), validators=_password_validators())
+    confirm = PasswordField(
+        _l("New password again"),
+        validators=[EqualTo("password", message=_l("The passwords differ."))],
+    )
+    submit = SubmitField(_l("Change password"))
+
+
+class TokenForm(Form):
+    name = StringField(
+        _l("What is it for?"),
+        validators=[DataRequired(message=_l("Name the token.")), Length(max=60)],
+    )
+    submit = SubmitField(_l("Create a token"))
+
+
+class LeagueForm(Form):
+    name = StringField(
+        _l("League name"),
+        validators=[DataRequired(message=_l("Name the league.")), Length(max=60)],
+        filters=[squeezed],
+    )
+    public = BooleanField(_l("Public: anyone may read its games and standings"))
+    submit = SubmitField(_l("Save"))
+
+
+class MemberForm(Form):
+    username = StringField(
+        _l("Username"),
+        validators=[DataRequired(message=_l("Enter a username.")), Length(max=40)],
+        filters=[squeezed],
+    )
+    role = RadioField(_l("Role"), choices=ROLE_CHOICES, default=str(int(Role.SCOREKEEPER)))
+    password = PasswordField(
+        _l("Password for a new account"),
+        description=_l(
+            "Only when the username has no account yet: it is created with this password."
+        ),
+    )
+    submit = SubmitField(_l("Add member"))
+
+
+class RoleForm(Form):
+    role = RadioField(
+        _l("Role"), choices=[*ROLE_CHOICES, SelectChoice("remove", _l("Remove from the league"))]
+    )
+    submit = SubmitField(_l("Change"))

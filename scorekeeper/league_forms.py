@@ -1,0 +1,64 @@
+"""The league pages' forms: seasons, imports, and settling up between two players."""
+
+from flask_wtf.file import FileField, FileRequired
+from wtforms import DateField, IntegerField, RadioField, SelectChoice, StringField, SubmitField
+from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, ValidationError
+from wtforms.widgets import HiddenInput
+
+from .forms import Form, squeezed
+from .i18n import gettext
+from .i18n import lazy_gettext as _l
+from .league_queries import MAX_ID
+from .seasons import MAX_SEASON_NAME
+
+
+class SeasonForm(Form):
+    name = StringField(
+        _l("Name"),
+        validators=[
+            DataRequired(message=_l("Give the season a name.")),
+            Length(
+                max=MAX_SEASON_NAME,
+                message=_l("At most %(most)s characters.", most=MAX_SEASON_NAME),
+            ),
+        ],
+        filters=[squeezed],
+    )
+    starts_on = DateField(
+        _l("First day"),
+        validators=[InputRequired(message=_l("Give the first day, like 2025-01-31."))],
+    )
+    ends_on = DateField(
+        _l("Last day"),
+        validators=[InputRequired(message=_l("Give the last day, like 2025-12-31."))],
+    )
+    submit = SubmitField(_l("Save the season"))
+
+    def validate_ends_on(self, field: DateField) -> None:
+        if self.starts_on.data and field.data and field.data < self.starts_on.data:
+            raise ValidationError(gettext("The season can't end before it starts."))
+
+
+IMPORT_FORMATS = [
+    SelectChoice("csv", _l("Paper score cards (CSV, one row per deal)")),
+    SelectChoice("json", _l("A league exported as JSON (into a league without games)")),
+]
+
+
+class ImportForm(Form):
+    file = FileField(_l("File"), validators=[FileRequired(message=_l("Choose a file to import."))])
+    format = RadioField(_l("What the file holds"), choices=IMPORT_FORMATS, default="csv")
+    submit = SubmitField(_l("Check and import"))
+
+
+class SettleForm(Form):
+    """Mark the unpaid games between two players paid, as the page showed them."""
+
+    # What the page showed: the newest unpaid game, how many there were and the net amount
+    # owed to the first player, so that a game added or changed since is not paid unseen.
+    through = IntegerField(
+        widget=HiddenInput(), validators=[InputRequired(), NumberRange(1, MAX_ID)]
+    )
+    count = IntegerField(widget=HiddenInput(), validators=[InputRequired(), NumberRange(1)])
+    net = IntegerField(widget=HiddenInput(), validators=[InputRequired()])
+    submit = SubmitField(_l("Mark paid"))

@@ -1,0 +1,364 @@
+"""What the rules engine and the models say, in the page's language.
+
+The engine is pure Python and speaks English only; each problem it reports
+carries a ``code`` and the ``params`` its message was written with
+(:class:`~.engine.TallyProblem`). Here each code has a message to translate, and
+ranks, cards, presets, roles, statuses and the audit trail have their words. A
+page in English shows the engine's own text, unchanged; the JSON API never
+comes here.
+"""
+
+import re
+from collections.abc import Callable, Mapping
+from decimal import Decimal, InvalidOperation
+from typing import Any, Final
+
+from flask import Flask
+from flask_babel.speaklater import LazyString
+
+from .counted_cards import HAND_LABELS, card_value
+from .engine import Preset, Rank, SetCount, TallyProblem
+from .engine.counting import Limit, Place
+from .i18n import gettext, in_english, money, ngettext, number
+from .i18n import lazy_gettext as _l
+from .models import FINISHED, IN_PROGRESS, AuditEvent, Game, Role
+
+# Names ----------------------------------------------------------------------------
+
+PRESET_LABELS: Final = {
+    Preset.STANDARD: _l("Standard"),
+    Preset.PROGRESSIVE: _l("Progressive Montreal Mille"),
+    Preset.MARKS: _l("Marks (Wikipedia)"),
+}
+CUSTOM_RULES: Final = _l("Custom rules")
+
+ROLE_LABELS: Final = {
+    Role.VIEWER: _l("Viewer"),
+    Role.SCOREKEEPER: _l("Scorekeeper"),
+    Role.ADMIN: _l("League admin"),
+}
+
+STATUS_LABELS: Final = {
+    IN_PROGRESS: _l("In progress"),
+    FINISHED: _l("Finished"),
+    "unpaid": _l("Finished, not paid"),
+    "paid": _l("Paid"),
+}
+
+RANK_PLURALS: Final = {
+    Rank.TWO: _l("twos"),
+    Rank.THREE: _l("threes"),
+    Rank.FOUR: _l("fours"),
+    Rank.FIVE: _l("fives"),
+    Rank.SIX: _l("sixes"),
+    Rank.SEVEN: _l("sevens"),
+    Rank.EIGHT: _l("eights"),
+    Rank.NINE: _l("nines"),
+    Rank.TEN: _l("tens"),
+    Rank.JACK: _l("jacks"),
+    Rank.QUEEN: _l("queens"),
+    Rank.KING: _l("kings"),
+    Rank.ACE: _l("aces"),
+}
+
+#: Ranks and cards as written on them: J, Q, K (V, D, R in French), the Q♠ and the J♦.
+RANK_SYMBOLS: Final[Mapping[Rank, str | LazyString]] = {
+    **{rank: rank.value for rank in Rank},
+    Rank.JACK: _l("J"),
+    Rank.QUEEN: _l("Q"),
+    Rank.KING: _l("K"),
+    Rank.ACE: _l("A"),
+}
+CARD_NAMES: Final = {"Q♠": _l("Q♠"), "J♦": _l("J♦")}
+SPECIALS_HEADING: Final = _l("Q♠/J♦")
+
+#: The classes of card in hand, by their names in the JSON (counted_cards.HAND_CLASSES).
+HAND_CLASS_LABELS: Final[Mapping[str, str | LazyString]] = {
+    "queen_of_spades": CARD_NAMES["Q♠"],
+    "jack_of_diamonds": CARD_NAMES["J♦"],
+    "twos": _l("2s"),
+    "aces": _l("aces"),
+    "tens_to_kings": _l("10 to K"),
+    "threes_to_nines": _l("3 to 9"),
+}
+_HAND_CLASS_OF_LABEL: Final = {label: name for name, label in HAND_LABELS.items()}
+
+#: What two decks limit (counting's :class:`~.engine.counting.Limit`), by its key.
+LIMIT_NOUNS: Final[Mapping[str, str | LazyString]] = {
+    "twos": _l("twos"),
+    "aces": _l("aces"),
+    "queen_of_spades": CARD_NAMES["Q♠"],
+    "jack_of_diamonds": CARD_NAMES["J♦"],
+    "other_queens": _l("queens other than Q♠"),
+    "other_jacks": _l("jacks other than J♦"),
+    "tens_to_kings": _l("cards from 10 to K other than Q♠ and J♦"),
+    "threes_to_nines": _l("cards from 3 to 9"),
+    **{rank.value: RANK_PLURALS[rank] for rank in Rank if rank not in (Rank.TWO, Rank.ACE)},
+}
+
+
+def preset_label(preset: str | None) -> str:
+    """A preset's name, or "Custom rules" for options that match none."""
+    return str(PRESET_LABELS[Preset(preset)] if preset in set(Preset) else CUSTOM_RULES)
+
+
+def rules_label(game: Game) -> str:
+    return preset_label(game.preset)
+
+
+def role_label(role: Role) -> str:
+    return str(ROLE_LABELS[Role(role)])
+
+
+def status_label(status: str) -> str:
+    return str(STATUS_LABELS[status])
+
+
+def rank_symbol(rank: Rank) -> str:
+    """A rank as written on the cards: "Q" / "D"."""
+    return str(RANK_SYMBOLS[Rank(rank)])
+
+
+def card_name(card: str) -> str:
+    """The Q♠ or the J♦, as the page's language writes it (D♠, V♦)."""
+    return str(CARD_NAMES.get(card, card))
+
+
+def rank_plural(rank: Rank) -> str:
+    """The rank in words, as in "8 tens" / "8 dix"."""
+    return str(RANK_PLURALS[Rank(rank)])
+
+
+def hand_label(label: str) -> str:
+    """A class of card in hand, named as ``counted_cards.HAND_LABELS`` names it."""
+    name = _HAND_CLASS_OF_LABEL.get(label)
+    return label if name is None else str(HAND_CLASS_LABELS[name])
+
+
+def hand_field_label(hand_class: str) -> str:
+    """A class of card in hand with what each is worth: "Q♠ (100)", "Aces (15)"."""
+    label = str(HAND_CLASS_LABELS[hand_class])
+    return f"{label[0].upper()}{label[1:]} ({card_value(hand_class)})"
+
+
+def lazy_hand_field_label(hand_class: str) -> LazyString:
+    """:func:`hand_field_label`, worded when a page shows it (a form field's label)."""
+    return LazyString(hand_field_label, hand_class)
+
+
+def _and(words: list[str]) -> str:
+    if len(words) == 1:
+        return words[0]
+    return gettext("%(first)s and %(last)s", first=", ".join(words[:-1]), last=words[-1])
+
+
+# The engine's problems --------------------------------------------------------------
+
+PROBLEMS: Final = {
+    # A tally (engine/tally.py)
+    "out.missing": _l("Choose the one player who went out."),
+    "score.not_whole": _l("The score must be a whole number."),
+    "score.step": _l(
+        "Scores must be multiples of 5: every card is worth 5, 10, 15, 20, 50 or 100."
+    ),
+    "score.range": _l(
+        "A deal score must lie between %(low)s and %(high)s: two decks can't reach further."
+    ),
+    "score.out_minimum": _l(
+        "The player who went out scores at least %(least)s (one set of three 5-point cards)."
+    ),
+    "stars.not_whole": _l("The number of stars must be a whole number."),
+    "stars.negative": _l("The number of stars can't be negative."),
+    "stars.too_many_out": _l("A player who went out can have at most %(most)s stars in one deal."),
+    "stars.too_many_in": _l("A player who stayed in can have at most %(most)s stars in one deal."),
+    "stars.too_many": _l("A player can have at most %(most)s stars in one deal."),
+    "warning.high_score": _l("%(score)s is an unusually high deal score."),
+    "warning.star_on_low_score": _l(
+        "A star with a deal score of %(score)s is unusual "
+        "(a natural set alone is worth at least %(least)s)."
+    ),
+    # Cards counted (engine/counting.py)
+    "cards.negative": _l("counts of cards can't be negative."),
+    "set.wild_in_twos": _l("in a set of twos no two is wild; count them all as natural twos."),
+    "set.special_wrong_rank": _l("only a set of queens can hold the Q♠, and only jacks the J♦."),
+    "set.too_many_specials": _l("it can't hold more %(special)s than natural %(rank)s."),
+    "set.no_natural": _l(
+        "a set needs at least one natural card (a set made only of twos is a set of twos)."
+    ),
+    "set.too_small": _l("a set needs at least three cards."),
+    "set.repeated": _l(
+        "%(name)s already has a set of %(rank)s (set %(earlier)s); "
+        "a player's cards of one rank make one set."
+    ),
+    "out.no_set": _l("%(name)s went out, so %(name)s must have at least one set on the table."),
+    "out.hand_not_empty": _l("%(name)s went out, so %(name)s's hand must be empty."),
+    "in.hand_empty": _l(
+        "%(name)s stayed in, so %(name)s still holds at least one card: "
+        "enter the cards left in %(name)s's hand."
+    ),
+    "deck.too_many": _l("%(total)s %(noun)s, but two decks have only %(most)s."),
+    "deck.too_many_together": _l(
+        "%(where)s hold %(total)s %(noun)s together, but two decks have only %(most)s."
+    ),
+}
+
+
+def place_label(place: Place) -> str:
+    """Where cards are, in words: "Ana's set 2 (kings)", "Ben's hand"."""
+    if place.number is None or place.rank is None:
+        return gettext("%(name)s's hand", name=place.name)
+    return gettext(
+        "%(name)s's set %(number)s (%(rank)s)",
+        name=place.name,
+        number=place.number,
+        rank=rank_plural(place.rank),
+    )
+
+
+def _worded(value: object) -> object:
+    """A problem's value as the page's language writes it."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int):
+        return number(value)
+    if isinstance(value, Rank):
+        return rank_plural(value)
+    if isinstance(value, Place):
+        return place_label(value)
+    if isinstance(value, Limit):
+        return str(LIMIT_NOUNS.get(value.key, value.noun))
+    if isinstance(value, str):
+        return card_name(value)
+    return value
+
+
+def problem_message(problem: TallyProblem) -> str:
+    """The problem in the page's language (the engine's own words in English)."""
+    template = PROBLEMS.get(problem.code)
+    if in_english() or template is None:
+        return problem.message
+    params = {key: _worded(value) for key, value in problem.params.items()}
+    if "limit" in params:
+        params["noun"] = params["limit"]
+    if "places" in problem.params:
+        places = problem.params["places"]
+        assert isinstance(places, tuple)
+        params["where"] = _and([place_label(place) for place in places])
+    text = str(template) % params
+    if "place" in params:
+        return gettext("%(place)s: %(problem)s", place=params["place"], problem=text)
+    return text
+
+
+def set_description(line: SetCount) -> str:
+    """How a set counted, as the engine describes it: "8 tens, natural set: 8 × 10 × 2 = 160".
+
+    The arithmetic after the colon is the engine's own: numbers and signs only.
+    """
+    if in_english():
+        return line.description
+    card_set, factor = line.card_set, line.factor
+    rank = card_set.rank
+    extras = []
+    if card_set.specials:
+        extras.append(f"{card_set.specials} {card_name(rank.special or '')}")
+    if card_set.wild_twos:
+        extras.append(ngettext("%(num)s wild two", "%(num)s wild twos", card_set.wild_twos))
+    label = f"{card_set.size} {rank_plural(rank)}"
+    if extras:
+        label += f" ({', '.join(extras)})"
+    if card_set.natural:
+        label += gettext(", natural set")
+    if factor == 4 or (factor == 2 and not card_set.natural):  # doubled for going out naturally
+        label += gettext(", natural going out")
+    terms = line.description.rpartition(": ")[2].rpartition(" = ")[0]
+    return gettext("%(set)s: %(sum)s = %(points)s", set=label, sum=terms, points=line.points)
+
+
+# The audit trail --------------------------------------------------------------------
+
+_FINISHED = re.compile(r"^(?P<winner>.+) won after deal (?P<number>\d+)\.$")
+_PAID = re.compile(r"^(?P<payer>.+)'s payment of (?P<amount>[\d.]+) marked paid\.$")
+_IMPORTED = re.compile(r"^Imported from (?P<source>.+) \((?P<kind>line|game) (?P<where>.+)\)\.$")
+
+
+def _cents(amount: str) -> int | None:
+    try:
+        return int(Decimal(amount) * 100)
+    except InvalidOperation:
+        return None
+
+
+def _deal_number(data: Any) -> object:
+    return data.get("number", "?") if isinstance(data, dict) else "?"
+
+
+def event_summary(event: AuditEvent, game: Game | None = None) -> str:
+    """What a change to a game was, in the page's language.
+
+    The trail keeps each summary in English (the API shows it as it is); the page
+    words it again from the action and the values kept with it.
+    """
+    wording = _EVENTS.get(event.action)
+    if in_english() or wording is None:
+        return event.summary
+    return wording(event) or event.summary
+
+
+def _finished(event: AuditEvent) -> str | None:
+    found = _FINISHED.match(event.summary)
+    if found is None:
+        return None
+    return gettext(
+        "%(winner)s won after deal %(number)s.",
+        winner=found["winner"],
+        number=found["number"],
+    )
+
+
+def _paid(event: AuditEvent) -> str | None:
+    found = _PAID.match(event.summary)
+    cents = _cents(found["amount"]) if found else None
+    if found is None or cents is None:
+        return None
+    return gettext(
+        "%(payer)s's payment of %(amount)s marked paid.", payer=found["payer"], amount=money(cents)
+    )
+
+
+def _imported(event: AuditEvent) -> str | None:
+    found = _IMPORTED.match(event.summary)
+    if found is None:
+        return None
+    where = (
+        gettext("line %(number)s", number=found["where"])
+        if found["kind"] == "line"
+        else gettext("game %(key)s", key=found["where"])
+    )
+    if found["source"] == "a league export":
+        return gettext("Imported from a league export (%(where)s).", where=where)
+    return gettext("Imported from a paper score card (%(where)s).", where=where)
+
+
+_EVENTS: Final[dict[str, Callable[[AuditEvent], str | None]]] = {
+    "deal_recorded": lambda e: gettext("Deal %(number)s recorded.", number=_deal_number(e.after)),
+    "deal_edited": lambda e: gettext("Deal %(number)s corrected.", number=_deal_number(e.before)),
+    "deal_deleted": lambda e: gettext(
+        "Deal %(number)s deleted; later deals moved up.", number=_deal_number(e.before)
+    ),
+    "game_finished": _finished,
+    "game_reopened": lambda e: gettext("The game is in progress again."),
+    "payment_marked": _paid,
+    "game_unlocked": lambda e: gettext("Game unlocked; its payment is unpaid again."),
+    "game_imported": _imported,
+}
+
+
+def init_app(app: Flask) -> None:
+    app.add_template_filter(problem_message, "problem")
+    app.add_template_filter(rules_label)
+    app.add_template_filter(role_label)
+    app.add_template_filter(rank_plural)
+    app.add_template_filter(hand_label)
+    app.add_template_global(set_description)
+    app.add_template_global(event_summary)

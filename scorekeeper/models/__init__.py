@@ -1,0 +1,33 @@
+"""Typed SQLAlchemy 2.0 models, one module per area; import them from here."""
+
+from .accounts import ApiToken, AuditEvent, LoginFailure, Membership, Role, User
+from .api import IdempotencyKey
+from .base import Base, Model, db, utcnow
+from .league import GameResult, PairRecord, PlayerRecord, Season, SeasonRecord
+from .table import FINISHED, IN_PROGRESS, Deal, Game, League, Player, SubmissionToken
+
+__all__ = [
+    "FINISHED",
+    "IN_PROGRESS",
+    "ApiToken",
+    "AuditEvent",
+    "Base",
+    "Deal",
+    "Game",
+    "GameResult",
+    "IdempotencyKey",
+    "League",
+    "LoginFailure",
+    "Membership",
+    "Model",
+    "PairRecord",
+    "Player",
+    "PlayerRecord",
+    "Role",
+    "Season",
+    "SeasonRecord",
+    "SubmissionToken",
+    "User",
+    "db",
+    "utcnow",
+]

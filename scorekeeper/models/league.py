@@ -1,0 +1,154 @@
+"""A league's history: seasons, and the tables derived from its finished games.
+
+:class:`GameResult` holds one row per player per finished game; the records
+(:class:`PlayerRecord` for all time, :class:`SeasonRecord` per season,
+:class:`PairRecord` per opponent) add those rows up. All of them are derived,
+kept up to date by :mod:`scorekeeper.league_stats` in the same transaction as
+every change to a game or its payment, so a league page reads a few rows instead of replaying
+or re-adding its history.
+"""
+
+from datetime import date, datetime
+
+from sqlalchemy import CheckConstraint, Date, ForeignKey, Index, String, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column
+
+from ..engine.rating import START
+from .base import Model, utcnow
+from .table import Game
+
+
+class Season(Model):
+    """A named stretch of dates (UTC days, both included) that standings can be read for."""
+
+    __table_args__ = (
+        UniqueConstraint("league_id", "name", name="uq_season_name"),
+        CheckConstraint("ends_on >= starts_on", name="season_dates"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    league_id: Mapped[int] = mapped_column(ForeignKey("league.id", ondelete="CASCADE"), index=True)
+    name: Mapped[str] = mapped_column(String(60))
+    starts_on: Mapped[date] = mapped_column(Date)
+    ends_on: Mapped[date] = mapped_column(Date)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class GameResult(Model):
+    """One player's side of one finished game, in the league's game order.
+
+    Game order is ``(finished_at, game_id)``. ``number``, the ratings and
+    ``net_after`` depend on every earlier game of the player, so a change to
+    a game renumbers and re-rates everything after it.
+    """
+
+    __table_args__ = (
+        Index("ix_game_result_league_order", "league_id", "finished_at", "game_id"),
+        Index("ix_game_result_player_order", "player_id", "finished_at", "game_id"),
+        Index("ix_game_result_player_number", "player_id", "number"),
+        Index("ix_game_result_player_net", "player_id", "net"),
+    )
+
+    game_id: Mapped[int] = mapped_column(
+        ForeignKey("game.id", ondelete="CASCADE"), primary_key=True
+    )
+    player_id: Mapped[int] = mapped_column(
+        ForeignKey("player.id", ondelete="CASCADE"), primary_key=True
+    )
+    league_id: Mapped[int] = mapped_column(ForeignKey("league.id", ondelete="CASCADE"))
+    opponent_id: Mapped[int] = mapped_column(ForeignKey("player.id", ondelete="CASCADE"))
+    seat: Mapped[int]
+    finished_at: Mapped[datetime]
+    won: Mapped[bool]
+    #: Cents: the amount the loser pays, positive for the winner and negative for the loser.
+    net: Mapped[int]
+    total: Mapped[int]
+    opponent_total: Mapped[int]
+    #: This player's total minus the opponent's (the winner's can be below 0 when a
+    #: natural is needed to win).
+    margin: Mapped[int]
+    naturals: Mapped[int]  # stars this player collected
+    chapeaux: Mapped[int]  # chapeaux this player suffered
+    skunk_given: Mapped[bool]
+    skunk_taken: Mapped[bool]
+    deals: Mapped[int]
+    # Running values, in game order.
+    number: Mapped[int] = mapped_column(default=0)  # this player's 1st, 2nd … finished game
+    rating_before: Mapped[int] = mapped_column(default=START)
+    rating_after: Mapped[int] = mapped_column(default=START)
+    net_after: Mapped[int] = mapped_column(default=0)  # cents won minus lost so far
+
+
+class RecordColumns:
+    """What a record adds up over a player's finished games."""
+
+    played: Mapped[int]
+    won: Mapped[int]
+    net: Mapped[int]  # cents
+    naturals: Mapped[int]
+    chapeaux: Mapped[int]
+    skunks_given: Mapped[int]
+    skunks_taken: Mapped[int]
+    margin_won: Mapped[int]  # the sum of the winning margins
+    deals: Mapped[int]
+    points: Mapped[int]  # the sum of the player's final totals
+    rating_start: Mapped[int]  # before the first game counted
+    rating: Mapped[int]  # after the last game counted
+
+
+class PlayerRecord(RecordColumns, Model):
+    """A player's record over all time."""
+
+    player_id: Mapped[int] = mapped_column(
+        ForeignKey("player.id", ondelete="CASCADE"), primary_key=True
+    )
+    league_id: Mapped[int] = mapped_column(ForeignKey("league.id", ondelete="CASCADE"), index=True)
+
+
+class SeasonRecord(RecordColumns, Model):
+    """A player's record over one season."""
+
+    season_id: Mapped[int] = mapped_column(
+        ForeignKey("season.id", ondelete="CASCADE"), primary_key=True
+    )
+    player_id: Mapped[int] = mapped_column(
+        ForeignKey("player.id", ondelete="CASCADE"), primary_key=True
+    )
+    league_id: Mapped[int] = mapped_column(ForeignKey("league.id", ondelete="CASCADE"), index=True)
+
+
+class PairRecord(Model):
+    """A player's record against one opponent (both directions are stored), and what
+    is still unpaid between them: who owes whom is read from here."""
+
+    player_id: Mapped[int] = mapped_column(
+        ForeignKey("player.id", ondelete="CASCADE"), primary_key=True
+    )
+    opponent_id: Mapped[int] = mapped_column(
+        ForeignKey("player.id", ondelete="CASCADE"), primary_key=True
+    )
+    league_id: Mapped[int] = mapped_column(ForeignKey("league.id", ondelete="CASCADE"), index=True)
+    played: Mapped[int]
+    won: Mapped[int]
+    net: Mapped[int]  # cents, from the player's side
+    unpaid_games: Mapped[int]  # finished games not marked paid yet
+    unpaid_won: Mapped[int]  # cents the opponent owes the player for those games
+    unpaid_lost: Mapped[int]  # cents the player owes the opponent for them
+
+
+# The league pages read games newest first (keyset on id), per league, per player, per
+# pair of players and as payments; these indexes make each a range scan in id order.
+Index("ix_game_league_newest", Game.league_id, Game.id)
+Index("ix_game_player0_newest", Game.player0_id, Game.id)
+Index("ix_game_player1_newest", Game.player1_id, Game.id)
+Index("ix_game_pair_newest", Game.player0_id, Game.player1_id, Game.id)  # head-to-head
+Index("ix_game_league_paid", Game.league_id, Game.paid_at)
+# A change to a game re-adds its pair's head-to-head record (league_stats.refresh_pairs)
+# from the pair's results, read from this index alone, however long their history.
+Index(
+    "ix_game_result_pair",
+    GameResult.player_id,
+    GameResult.opponent_id,
+    GameResult.won,
+    GameResult.net,
+)

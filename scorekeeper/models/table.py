@@ -1,0 +1,199 @@
+"""The table's rows: leagues, players, games with their own rules and stakes, and deals.
+
+A game's derived columns (totals, stars, status, winner, settlement) are kept
+up to date by :mod:`scorekeeper.services` on every change, so league pages can
+aggregate them in SQL instead of replaying every game.
+"""
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import JSON, CheckConstraint, ForeignKey, String, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from ..counted_cards import CountedCards
+from ..engine import DifferenceRule, Preset, Rules, Seat, SkunkRule, Stakes, Tally
+from .base import Model, utcnow
+
+IN_PROGRESS = "in_progress"
+FINISHED = "finished"
+
+
+class League(Model):
+    id: Mapped[int] = mapped_column(primary_key=True)
+    slug: Mapped[str] = mapped_column(String(60), unique=True)
+    name: Mapped[str] = mapped_column(String(60))
+    public: Mapped[bool] = mapped_column(default=True)
+    #: The rules and stakes a new game starts from: {"rules": {...}, "stakes": {...}}.
+    defaults: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    players: Mapped[list["Player"]] = relationship(
+        back_populates="league", order_by="Player.name_key"
+    )
+    games: Mapped[list["Game"]] = relationship(back_populates="league")
+
+
+class Player(Model):
+    __table_args__ = (UniqueConstraint("league_id", "name_key", name="uq_player_name"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    league_id: Mapped[int] = mapped_column(ForeignKey("league.id", ondelete="CASCADE"))
+    name: Mapped[str] = mapped_column(String(40))
+    #: The name folded for comparison: names are unique per league ignoring case.
+    name_key: Mapped[str] = mapped_column(String(40))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    league: Mapped[League] = relationship(back_populates="players")
+
+    @staticmethod
+    def key(name: str) -> str:
+        return name.strip().casefold()
+
+
+class Game(Model):
+    __table_args__ = (
+        CheckConstraint("player0_id <> player1_id", name="two_players"),
+        CheckConstraint("first_dealer IN (0, 1)", name="first_dealer_seat"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    league_id: Mapped[int] = mapped_column(ForeignKey("league.id", ondelete="CASCADE"), index=True)
+    player0_id: Mapped[int] = mapped_column(ForeignKey("player.id"), index=True)
+    player1_id: Mapped[int] = mapped_column(ForeignKey("player.id"), index=True)
+    first_dealer: Mapped[int]
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    # The rules and stakes the game was started with; never changed afterwards.
+    preset: Mapped[str | None] = mapped_column(String(20))
+    target: Mapped[int]
+    progressive: Mapped[bool]
+    natural_needed: Mapped[bool]
+    skunk: Mapped[str] = mapped_column(String(10))
+    difference: Mapped[str] = mapped_column(String(10))
+    small_stake: Mapped[int]  # cents
+    big_stake: Mapped[int]  # cents
+
+    #: Bumped on every change, so a page loaded before a change can't overwrite it.
+    version: Mapped[int] = mapped_column(default=1)
+
+    # Derived from the deals by the engine, refreshed on every change.
+    status: Mapped[str] = mapped_column(String(12), default=IN_PROGRESS, index=True)
+    deal_count: Mapped[int] = mapped_column(default=0)
+    total0: Mapped[int] = mapped_column(default=0)
+    total1: Mapped[int] = mapped_column(default=0)
+    stars0: Mapped[int] = mapped_column(default=0)
+    stars1: Mapped[int] = mapped_column(default=0)
+    chapeaux0: Mapped[int] = mapped_column(default=0)
+    chapeaux1: Mapped[int] = mapped_column(default=0)
+    winner_seat: Mapped[int | None]
+    amount_due: Mapped[int | None]  # cents the loser pays, once finished
+    finished_at: Mapped[datetime | None]
+
+    #: When the loser's payment was marked paid; a paid game is locked.
+    paid_at: Mapped[datetime | None] = mapped_column(index=True)
+    paid_by_id: Mapped[int | None] = mapped_column(ForeignKey("user.id", ondelete="SET NULL"))
+
+    league: Mapped[League] = relationship(back_populates="games")
+    player0: Mapped[Player] = relationship(foreign_keys=[player0_id])
+    player1: Mapped[Player] = relationship(foreign_keys=[player1_id])
+    deals: Mapped[list["Deal"]] = relationship(
+        back_populates="game", order_by="Deal.number", cascade="all, delete-orphan"
+    )
+
+    @property
+    def rules(self) -> Rules:
+        return Rules(
+            target=self.target,
+            progressive=self.progressive,
+            natural_needed=self.natural_needed,
+            skunk=SkunkRule(self.skunk),
+            difference=DifferenceRule(self.difference),
+        )
+
+    @rules.setter
+    def rules(self, rules: Rules) -> None:
+        self.target = rules.target
+        self.progressive = rules.progressive
+        self.natural_needed = rules.natural_needed
+        self.skunk = rules.skunk.value
+        self.difference = rules.difference.value
+        preset = rules.matching_preset()
+        self.preset = preset.value if preset else None
+
+    @property
+    def preset_label(self) -> str:
+        return Preset(self.preset).label if self.preset else "Custom rules"
+
+    @property
+    def stakes(self) -> Stakes:
+        return Stakes(small=self.small_stake, big=self.big_stake)
+
+    @stakes.setter
+    def stakes(self, stakes: Stakes) -> None:
+        self.small_stake, self.big_stake = stakes.small, stakes.big
+
+    @property
+    def players(self) -> tuple[Player, Player]:
+        return self.player0, self.player1
+
+    @property
+    def finished(self) -> bool:
+        return self.status == FINISHED
+
+    @property
+    def locked(self) -> bool:
+        """A settled game (payment marked paid) takes no change until an admin unlocks it."""
+        return self.paid_at is not None
+
+    def player(self, seat: int) -> Player:
+        return self.players[seat]
+
+
+class Deal(Model):
+    __table_args__ = (
+        UniqueConstraint("game_id", "number", name="uq_deal_number"),
+        CheckConstraint("out_seat IN (0, 1)", name="out_seat"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"))
+    number: Mapped[int]
+    out_seat: Mapped[int]
+    score0: Mapped[int]
+    score1: Mapped[int]
+    stars0: Mapped[int] = mapped_column(default=0)
+    stars1: Mapped[int] = mapped_column(default=0)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    #: The cards the tally was counted from (issue 8), as :mod:`..counted_cards` writes them;
+    #: None for a tally typed in.
+    cards: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True))
+
+    game: Mapped[Game] = relationship(back_populates="deals")
+
+    @property
+    def counted(self) -> CountedCards | None:
+        """The counted cards, when they are kept and count to exactly this deal's tally."""
+        return CountedCards.stored(self.cards, self.tally) if self.cards else None
+
+    @property
+    def tally(self) -> Tally:
+        return Tally(
+            out=Seat(self.out_seat),
+            scores=(self.score0, self.score1),
+            stars=(self.stars0, self.stars1),
+        )
+
+    @tally.setter
+    def tally(self, tally: Tally) -> None:
+        self.out_seat = int(tally.out)
+        self.score0, self.score1 = tally.scores
+        self.stars0, self.stars1 = tally.stars
+
+
+class SubmissionToken(Model):
+    """A form's or request's one-time token: a retried save is recognised, not repeated."""
+
+    token: Mapped[str] = mapped_column(String(100), primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), index=True)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)

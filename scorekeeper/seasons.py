@@ -1,0 +1,101 @@
+"""A league's seasons: named date ranges that standings can be read for.
+
+Each change owns its transaction and adds up the season's records again in
+it, so a season's standings are never read from an out-of-date table.
+"""
+
+from datetime import date
+
+from sqlalchemy import select
+
+from . import league_stats
+from .database import writing
+from .i18n import gettext
+from .league_queries import MAX_ID
+from .models import Season, db
+from .services import NotFound, ServiceError, squeeze
+
+MAX_SEASON_NAME = 60
+
+
+def seasons_of(league_id: int) -> list[Season]:
+    """The league's seasons, latest first."""
+    return list(
+        db.session.scalars(
+            select(Season)
+            .where(Season.league_id == league_id)
+            .order_by(Season.starts_on.desc(), Season.id.desc())
+        )
+    )
+
+
+def season_in(league_id: int, season_id: int) -> Season | None:
+    if not 0 < season_id <= MAX_ID:
+        return None
+    season = db.session.get(Season, season_id)
+    return season if season is not None and season.league_id == league_id else None
+
+
+def _checked(league_id: int, name: str, starts_on: date, ends_on: date, *, own: int = 0) -> str:
+    cleaned = squeeze(name)
+    if not cleaned:
+        raise ServiceError(gettext("Give the season a name."), field="name")
+    if len(cleaned) > MAX_SEASON_NAME:
+        raise ServiceError(
+            gettext("A season's name is at most %(most)s characters.", most=MAX_SEASON_NAME),
+            field="name",
+        )
+    if ends_on < starts_on:
+        raise ServiceError(gettext("The season can't end before it starts."), field="ends_on")
+    taken = db.session.scalar(
+        select(Season.id).where(
+            Season.league_id == league_id, Season.name == cleaned, Season.id != own
+        )
+    )
+    if taken is not None:
+        raise ServiceError(
+            gettext("This league already has a season called %(name)s.", name=cleaned),
+            field="name",
+        )
+    return cleaned
+
+
+def add_season(league_id: int, name: str, starts_on: date, ends_on: date) -> Season:
+    """A new season; seasons may overlap (a year, and a summer inside it)."""
+    with writing():
+        league_stats.lock_league(league_id)
+        season = Season(
+            league_id=league_id,
+            name=_checked(league_id, name, starts_on, ends_on),
+            starts_on=starts_on,
+            ends_on=ends_on,
+        )
+        db.session.add(season)
+        db.session.flush()
+        league_stats.refresh_season(season)
+    return season
+
+
+def update_season(
+    league_id: int, season_id: int, name: str, starts_on: date, ends_on: date
+) -> Season:
+    """Rename a season or move its dates; its standings are added up again."""
+    with writing():
+        league_stats.lock_league(league_id)
+        season = season_in(league_id, season_id)
+        if season is None:
+            raise NotFound(gettext("There is no such season."))
+        season.name = _checked(league_id, name, starts_on, ends_on, own=season.id)
+        season.starts_on, season.ends_on = starts_on, ends_on
+        db.session.flush()
+        league_stats.refresh_season(season)
+    return season
+
+
+def delete_season(league_id: int, season_id: int) -> None:
+    """Remove a season; its games stay, only the date range goes."""
+    with writing():
+        season = season_in(league_id, season_id)
+        if season is None:
+            raise NotFound(gettext("There is no such season."))
+        db.session.delete(season)

@@ -1,0 +1,172 @@
+"""A real browser: Debian's Chromium driven by Playwright, against the app on a loopback port.
+
+The app runs under waitress in a thread, on an SQLite file of its own. On a
+laptop without Chromium these tests skip; under CI=true they fail instead.
+"""
+
+import os
+import re
+import shutil
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from waitress.server import create_server
+
+from scorekeeper import accounts, create_app
+from scorekeeper.models import db
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+ARTIFACTS = Path(os.environ.get("TEST_ARTIFACTS", "test-artifacts")) / "screenshots"
+PASSWORD = "browser-password"
+
+
+def _require(condition: bool, reason: str) -> None:
+    if condition:
+        return
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"{reason} (CI=true: it must be there)")
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    _require(Path(CHROMIUM).exists() or bool(shutil.which(CHROMIUM)), f"no Chromium at {CHROMIUM}")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def live_server(tmp_path: Path) -> Iterator[str]:
+    """The app on 127.0.0.1 at a free port, with an administrator ``admin``."""
+    app = create_app(
+        {
+            "SECRET_KEY": "browser-tests",
+            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path}/live.db",
+            "PASSWORD_HASH_METHOD": "pbkdf2:sha256:1000",
+        }
+    )
+    with app.app_context():
+        accounts.create_first_admin("admin", PASSWORD)
+        db.session.remove()
+    server = create_server(app, host="127.0.0.1", port=0, threads=4)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.effective_port}"
+    server.close()
+    thread.join(timeout=5)
+    with app.app_context():
+        db.engine.dispose()
+
+
+class Screen:
+    """One browser tab at a viewport, with the helpers the tests share."""
+
+    def __init__(self, page: Any, base: str, name: str) -> None:
+        self.page, self.base, self.name = page, base, name
+        self.taps = 0  # clicks and typed fields, as a person would count them
+        self.expected_errors: list[str] = []  # console errors a test provokes on purpose
+
+    def go(self, path: str) -> None:
+        self.page.goto(self.base + path)
+
+    def tap(self, selector: str) -> None:
+        self.page.locator(selector).first.click()
+        self.taps += 1
+
+    def type(self, selector: str, text: str) -> None:
+        self.page.locator(selector).first.fill(text)
+        self.taps += 1
+
+    def sign_in(self, username: str = "admin", password: str = PASSWORD) -> None:
+        self.go("/login")
+        self.page.fill("#username", username)
+        self.page.fill("#password", password)
+        self.page.click("button[type=submit].primary")
+        self.page.wait_for_url(self.base + "/")
+
+    def start_game(self, player0: str = "Ana", player1: str = "Ben") -> None:
+        """Start a Standard $1–$3 game; the first player deals first."""
+        self.go("/games/new")
+        self.page.fill("#player0", player0)
+        self.page.fill("#player1", player1)
+        self.page.check("#first_dealer-1")
+        self.page.click("button[name=submit]")
+        self.page.wait_for_url(re.compile(r".*/games/\d+$"))
+
+    def record(self, out: int, scores: tuple[int, int], stars: tuple[int, int] = (0, 0)) -> int:
+        """One deal as a scorekeeper enters it; returns the taps it took."""
+        before = self.taps
+        self.tap(f"label.choice.big:has(input[value='{out}'])")
+        self.type("#score0", str(scores[0]))
+        self.type("#score1", str(scores[1]))
+        for seat, count in enumerate(stars):
+            for _ in range(count):
+                self.tap(f"#stars{seat} + button.step")
+        self.save()
+        return self.taps - before
+
+    def save(self) -> None:
+        """Tap Save and wait for the page it leads to (the script saves in the background first)."""
+        with self.page.expect_navigation():
+            self.tap("button.save")
+        self.page.wait_for_load_state()
+
+    def shot(self, label: str) -> Path:
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        path = ARTIFACTS / f"{label}-{self.name}.png"
+        self.page.screenshot(path=str(path), full_page=True)
+        return path
+
+    def text(self, selector: str = "main") -> str:
+        return " ".join(self.page.locator(selector).first.inner_text().split())
+
+    def accessibility_violations(self) -> list[dict[str, Any]]:
+        """axe-core's serious and critical violations on the current page."""
+        from axe_playwright_python.base import AXE_SCRIPT
+
+        self.page.evaluate(AXE_SCRIPT)
+        results = self.page.evaluate("axe.run(document, {resultTypes: ['violations']})")
+        return [
+            {"id": v["id"], "impact": v["impact"], "nodes": [n["html"] for n in v["nodes"]][:3]}
+            for v in results["violations"]
+            if v["impact"] in ("serious", "critical")
+        ]
+
+
+@pytest.fixture(params=["phone", "desktop"])
+def screen(request: pytest.FixtureRequest, browser: Any, live_server: str) -> Iterator[Screen]:
+    viewport = PHONE if request.param == "phone" else DESKTOP
+    context = browser.new_context(
+        viewport=viewport,
+        is_mobile=request.param == "phone",
+        has_touch=request.param == "phone",
+        bypass_csp=False,
+    )
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on(
+        "console",
+        lambda message: errors.append(message.text) if message.type == "error" else None,
+    )
+    screen = Screen(page, live_server, request.param)
+    yield screen
+    context.close()
+    unexpected = [e for e in errors if not any(x in e for x in screen.expected_errors)]
+    assert unexpected == [], unexpected  # no script error and no CSP violation on any page

@@ -1,0 +1,180 @@
+"""The table in a real browser: a whole game by tapping and typing, at phone and desktop size."""
+
+import re
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+
+def test_the_wikipedia_score_card_by_tapping_and_typing(screen, wikipedia_card):
+    screen.sign_in()
+    screen.go("/games/new")
+    screen.shot("new-game")
+    screen.start_game()
+    screen.shot("game-started")
+    first, *rest = wikipedia_card
+    assert screen.record(*first) == 4  # one tap, two numbers, one tap to save
+    # Deal 2 is mistyped (280 instead of 290) and fixed after deal 4.
+    out, scores, stars = rest[0]
+    screen.record(out, (280, scores[1]), stars)
+    for deal in rest[1:3]:
+        screen.record(*deal)
+    assert "Deal 5: Ana deals next." in screen.text(".next-dealer")
+    screen.shot("game-in-progress")
+    screen.tap("a:has-text('Fix deal 2')")
+    screen.type("#score0", "290")
+    screen.save()
+    assert "Deal 2 corrected" in screen.text(".flashes")
+    for deal in rest[3:]:
+        screen.record(*deal)
+
+    card = screen.page.locator(".scorecard")
+    assert card.locator(".circled").inner_text() == "540"
+    assert "(chapeau)" in card.locator("#deal-4").inner_text()
+    assert card.locator("#deal-3 .stars").inner_text() == "★"
+    assert card.locator("#deal-5 .stars").inner_text() == "★"
+    assert screen.page.locator(".progress").count() == 2
+    assert screen.page.locator(".progress").first.get_attribute("aria-valuetext") == (
+        "1,275 of 1,200"
+    )
+    settlement = screen.text(".settlement")
+    assert "Total $10.00" in settlement
+    assert "Ben pays Ana $10.00" in settlement
+    screen.shot("game-settled")
+
+
+def test_pages_pass_the_accessibility_check(screen, wikipedia_card):
+    for path in ("/login",):
+        screen.go(path)
+        assert screen.accessibility_violations() == [], path
+    screen.sign_in()
+    screen.start_game()
+    game_url = screen.page.url
+    for deal in wikipedia_card:
+        screen.record(*deal)
+    for url in (
+        screen.base + "/",
+        screen.base + "/games/new",
+        game_url,
+        game_url + "/deals/2",
+        screen.base + "/account",
+        screen.base + "/leagues/our-table/players",
+    ):
+        screen.page.goto(url)
+        assert screen.accessibility_violations() == [], url
+
+
+def tab_to(page, selector, limit=40):
+    """Press Tab until the element matching ``selector`` has the focus; return the presses."""
+    for presses in range(1, limit + 1):
+        page.keyboard.press("Tab")
+        if page.evaluate(f"document.activeElement.matches({selector!r})"):
+            return presses
+    raise AssertionError(f"{selector} can't be reached with Tab")
+
+
+def test_a_deal_by_keyboard_alone(screen):
+    screen.sign_in()
+    screen.start_game()
+    page = screen.page
+    tab_to(page, "input[name=out]")
+    page.keyboard.press("ArrowRight")  # radios: arrows choose, here the second player
+    page.keyboard.press("Space")
+    assert tab_to(page, "#score0") == 1  # straight on to the scores
+    page.keyboard.type("140")
+    assert tab_to(page, "#score1") <= 2  # past the ± button
+    page.keyboard.type("350")
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
+    page.wait_for_load_state()
+    assert "Deal 1 saved." in screen.text(".flashes")
+    assert screen.page.locator("#deal-1 td.seat1.went-out").count() == 1  # Ben went out
+
+
+def test_signing_out_and_in(screen):
+    screen.sign_in()
+    screen.page.click("button:has-text('Sign out')")
+    assert "You are signed out." in screen.text(".flashes")
+    assert screen.page.locator("header.site a:has-text('Sign in')").count() == 1
+
+
+def test_a_save_without_network_says_so_and_the_same_tap_retries_once(screen, browser):
+    screen.sign_in()
+    screen.start_game()
+    page = screen.page
+    screen.tap("label.choice.big:has(input[value='0'])")
+    screen.type("#score0", "140")
+    screen.type("#score1", "350")
+    page.context.set_offline(True)
+    screen.expected_errors.append("ERR_INTERNET_DISCONNECTED")
+    screen.tap("button.save")
+    alert = page.locator(".connection-status")
+    alert.wait_for(state="visible")
+    assert "Not saved: the connection failed." in alert.inner_text()
+    assert page.locator("#score0").input_value() == "140"  # nothing typed is lost
+    page.context.set_offline(False)
+    screen.tap("button.save")
+    page.wait_for_url(re.compile(r".*/games/\d+$"))
+    page.wait_for_load_state()
+    assert "Deal 1 saved." in screen.text(".flashes")
+    assert page.locator(".scorecard tbody tr").count() == 1
+
+
+def test_a_reply_lost_on_the_way_back_is_not_recorded_twice(screen):
+    """The deal reached the server but the answer didn't: the retry is recognised."""
+    screen.sign_in()
+    screen.start_game()
+    page = screen.page
+    dropped = []
+
+    def drop_first_answer(route):
+        if not dropped:
+            dropped.append(route.request.url)
+            route.fetch()  # the server records the deal…
+            route.abort("connectionreset")  # …but the phone never hears back
+        else:
+            route.continue_()
+
+    page.route("**/deals", drop_first_answer)
+    screen.expected_errors.append("ERR_CONNECTION_RESET")
+    screen.tap("label.choice.big:has(input[value='1'])")
+    screen.type("#score0", "140")
+    screen.type("#score1", "350")
+    screen.tap("button.save")
+    page.locator(".connection-status").wait_for(state="visible")
+    screen.tap("button.save")
+    page.wait_for_url(re.compile(r".*/games/\d+$"))
+    page.wait_for_load_state()
+    assert "already saved" in screen.text(".flashes")
+    assert page.locator(".scorecard tbody tr").count() == 1
+
+
+def test_a_game_in_french_down_to_the_script_s_buttons(screen, wikipedia_card):
+    screen.sign_in()
+    screen.page.click("header.site a.language[lang=fr]")
+    screen.page.wait_for_load_state()
+    screen.start_game()
+    page = screen.page
+    assert page.locator("html").get_attribute("lang").startswith("fr")
+    # The buttons app.js adds take their names from the page, in French.
+    assert page.get_by_role("button", name="Une étoile de plus (Étoiles de Ana)").count() == 1
+    assert page.get_by_role("button", name="Changer le signe de ces points").count() == 2
+    for deal in wikipedia_card:
+        screen.record(*deal)
+    progress = page.locator(".progress").first.get_attribute("aria-valuetext")
+    assert progress == "1\xa0275 sur 1\xa0200"  # French groups with a no-break space
+    assert "Ben paie 10,00 $ à Ana" in screen.text(".settlement")
+    screen.shot("game-settled-fr")
+
+
+def test_save_is_in_thumb_reach_without_scrolling(screen, wikipedia_card):
+    screen.sign_in()
+    screen.start_game()
+    for deal in wikipedia_card[:4]:
+        screen.record(*deal)
+    viewport = screen.page.viewport_size
+    save = screen.page.locator("button.save").bounding_box()
+    assert save["y"] >= 0
+    assert save["y"] + save["height"] <= viewport["height"]  # on screen as the page opens
+    assert save["width"] >= min(300, viewport["width"] * 0.6)  # wide: easy to hit

@@ -1,0 +1,270 @@
+"""Fixtures: an app on a fresh database per test, its client, and a scorekeeper helper.
+
+The database is a migrated SQLite file copied per test, or, when
+``DATABASE_URL`` is set, a PostgreSQL database made for this run, migrated once
+and emptied after every test.
+"""
+
+import os
+import re
+import shutil
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from sqlalchemy import create_engine, text
+from sqlalchemy.engine import make_url
+
+from scorekeeper import create_app
+from scorekeeper.database import database_url
+from scorekeeper.models import db
+
+IN_CI = os.environ.get("CI") == "true"
+TEST_CONFIG = {
+    "TESTING": True,
+    "SECRET_KEY": "test",
+    "WTF_CSRF_ENABLED": False,
+    "PASSWORD_HASH_METHOD": "pbkdf2:sha256:1000",  # scrypt is slow on purpose
+}
+ADMIN = ("admin", "admin-password")
+
+
+def _seed(app: Flask) -> None:
+    """What every test starts from: the default league and a site administrator."""
+    from scorekeeper import accounts
+
+    with app.app_context():
+        accounts.create_first_admin(*ADMIN)
+        db.session.remove()
+        db.engine.dispose()
+
+
+def _server_database(url: str) -> Iterator[str]:
+    """A new, empty database on the server of ``url``, dropped afterwards."""
+    server = make_url(database_url(url))
+    name = f"scorekeeper_test_{uuid.uuid4().hex[:10]}"
+    admin = create_engine(server, isolation_level="AUTOCOMMIT")
+    with admin.connect() as connection:
+        connection.execute(text(f'CREATE DATABASE "{name}"'))
+    try:
+        yield server.set(database=name).render_as_string(hide_password=False)
+    finally:
+        with admin.connect() as connection:
+            connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+
+@pytest.fixture(scope="session")
+def database_template(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A migrated database: a file to copy (SQLite) or a server database to empty."""
+    server_url = os.environ.get("DATABASE_URL")
+    if server_url:
+        database = _server_database(server_url)
+        url = next(database)
+        _seed(create_app({**TEST_CONFIG, "SQLALCHEMY_DATABASE_URI": url}))
+        yield url
+        next(database, None)
+        return
+    path = tmp_path_factory.mktemp("template") / "scorekeeper.sqlite"
+    _seed(create_app({**TEST_CONFIG, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}"}))
+    yield str(path)
+
+
+def _empty_server_database(app: Flask) -> None:
+    with app.app_context():
+        tables = ", ".join(f'"{t.name}"' for t in db.metadata.sorted_tables)
+        db.session.execute(text(f"TRUNCATE {tables} RESTART IDENTITY CASCADE"))
+        db.session.commit()
+        db.session.remove()
+    _seed(app)
+
+
+@pytest.fixture
+def database_url_for_test(database_template: str, tmp_path: Path) -> Iterator[str]:
+    """This test's own database URL."""
+    if not os.environ.get("DATABASE_URL"):
+        path = tmp_path / "scorekeeper.sqlite"
+        shutil.copy(database_template, path)
+        yield f"sqlite:///{path}"
+        return
+    yield database_template
+
+
+@pytest.fixture
+def make_app(database_url_for_test: str) -> Iterator[Any]:
+    """Build apps on this test's database (two apps stand for two app processes)."""
+    apps: list[Flask] = []
+
+    def make(**config: Any) -> Flask:
+        app = create_app(
+            {
+                **TEST_CONFIG,
+                "SQLALCHEMY_DATABASE_URI": database_url_for_test,
+                "AUTO_MIGRATE": False,
+                **config,
+            }
+        )
+        apps.append(app)
+        return app
+
+    yield make
+    for app in apps:
+        with app.app_context():
+            db.session.remove()
+            db.engine.dispose()
+    if os.environ.get("DATABASE_URL") and apps:
+        _empty_server_database(apps[0])
+
+
+@pytest.fixture
+def app(make_app: Any) -> Flask:
+    return make_app()
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    """A visitor who is not signed in."""
+    return app.test_client()
+
+
+class Auth:
+    """Signs test clients in: as the site administrator, or as a member with a role."""
+
+    def __init__(self, app: Flask) -> None:
+        self.app = app
+
+    def login(
+        self, client: FlaskClient, username: str = ADMIN[0], password: str = ADMIN[1]
+    ) -> FlaskClient:
+        response = client.post("/login", data={"username": username, "password": password})
+        assert response.status_code == 302, response.get_data(as_text=True)
+        return client
+
+    def member(self, role: str, league: str = "our-table", username: str | None = None) -> Any:
+        """A new account with ``role`` (viewer, scorekeeper, admin) in the league; its client."""
+        from scorekeeper import accounts, services
+        from scorekeeper.models import Role
+
+        name = username or f"{role}-{uuid.uuid4().hex[:6]}"
+        with self.app.app_context():
+            user = accounts.create_user(name, "member-password")
+            found = services.league_by_slug(league)
+            assert found is not None
+            accounts.set_membership(found.id, user.id, Role[role.upper()])
+            db.session.remove()
+        return self.login(self.app.test_client(), name, "member-password")
+
+
+@pytest.fixture
+def auth(app: Flask) -> Auth:
+    return Auth(app)
+
+
+class Table:
+    """A scorekeeper at the table, using the pages through a test client.
+
+    ``Table.signed_in(app)`` makes one for any app.
+    """
+
+    def __init__(self, client: FlaskClient) -> None:
+        self.client = client
+
+    @classmethod
+    def signed_in(cls, app: Flask) -> "Table":
+        return cls(Auth(app).login(app.test_client()))
+
+    def start_game(self, player0: str = "Ana", player1: str = "Ben", **fields: str) -> int:
+        data = {
+            "player0": player0,
+            "player1": player1,
+            "preset": "standard",
+            "target": "1200",
+            "skunk": "multiply",
+            "difference": "round",
+            "small": "1",
+            "big": "",
+            "first_dealer": "0",
+            "submit": "1",
+            **fields,
+        }
+        response = self.client.post("/leagues/our-table/games/new", data=data)
+        assert response.status_code == 302, response.get_data(as_text=True)
+        match = re.search(r"/games/(\d+)$", response.headers["Location"])
+        assert match
+        return int(match.group(1))
+
+    def record(
+        self,
+        game_id: int,
+        out: int,
+        scores: tuple[int, int],
+        stars: tuple[int, int] = (0, 0),
+        **extra: str,
+    ) -> Any:
+        data = {
+            "out": str(out),
+            "score0": str(scores[0]),
+            "score1": str(scores[1]),
+            "stars0": str(stars[0]),
+            "stars1": str(stars[1]),
+            "token": uuid.uuid4().hex,
+            **extra,
+        }
+        return self.client.post(f"/games/{game_id}/deals", data=data)
+
+    def page(self, game_id: int) -> str:
+        response = self.client.get(f"/games/{game_id}")
+        assert response.status_code == 200
+        return response.get_data(as_text=True)
+
+
+@pytest.fixture
+def sqlite_app(tmp_path: Path) -> Iterator[Flask]:
+    """An app on an SQLite file of its own, migrated on start, whatever DATABASE_URL says."""
+    app = create_app({**TEST_CONFIG, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path}/own.db"})
+    _seed(app)
+    yield app
+    with app.app_context():
+        db.session.remove()
+        db.engine.dispose()
+
+
+@pytest.fixture
+def sqlite_table(sqlite_app: Flask) -> "Table":
+    return Table.signed_in(sqlite_app)
+
+
+@pytest.fixture
+def table(app: Flask) -> Table:
+    """A scorekeeper at the table: a client signed in as the site administrator."""
+    return Table.signed_in(app)
+
+
+#: The Wikipedia score card of RULES.md §5: (who went out, scores, stars) per deal.
+WIKIPEDIA_CARD = [
+    (1, (140, 350), (0, 0)),
+    (0, (290, 160), (0, 0)),
+    (0, (220, 80), (1, 0)),
+    (0, (150, -50), (0, 0)),
+    (1, (140, 300), (0, 1)),
+    (0, (210, 190), (0, 0)),
+    (0, (125, 150), (0, 0)),
+]
+
+
+@pytest.fixture
+def wikipedia_card() -> list[tuple[int, tuple[int, int], tuple[int, int]]]:
+    return list(WIKIPEDIA_CARD)
+
+
+def require_or_skip(condition: bool, reason: str) -> None:
+    """Skip on a laptop without the tool; under CI=true a missing tool is a failure."""
+    if condition:
+        return
+    if IN_CI:
+        pytest.fail(f"{reason} (CI=true: this must be available)")
+    pytest.skip(reason)

@@ -1,0 +1,188 @@
+"""Every rejection rule: a message beside the field, the typed values kept, nothing saved."""
+
+import pytest
+from werkzeug.datastructures import MultiDict
+
+from scorekeeper.forms import DealForm, NewGameForm, PlayerForm
+from scorekeeper.models import Game, Player, db
+
+
+def deal_form(app, **fields):
+    data = {"out": "0", "score0": "100", "score1": "50", "stars0": "0", "stars1": "0", **fields}
+    with app.test_request_context(method="POST", data=data):
+        form = DealForm(formdata=MultiDict(data))
+        form.name_seats(("Ana", "Ben"))
+        valid = form.validate()
+        return form, valid
+
+
+@pytest.mark.parametrize(
+    ("fields", "field", "message"),
+    [
+        ({"out": ""}, "out", "Choose the one player who went out."),
+        ({"out": "2"}, "out", "Choose the one player who went out."),
+        ({"score0": ""}, "score0", "Enter the deal score."),
+        ({"score0": "12.5"}, "score0", "The score must be a whole number."),
+        ({"score1": "abc"}, "score1", "The score must be a whole number."),
+        ({"score0": "102"}, "score0", "Scores must be multiples of 5"),
+        ({"score0": "10"}, "score0", "The player who went out scores at least 15"),
+        ({"score1": "-1145"}, "score1", "between -1,140 and 4,560"),
+        ({"score0": "4565"}, "score0", "between -1,140 and 4,560"),
+        ({"stars0": "-1"}, "stars0", "can't be negative"),
+        ({"stars0": "15"}, "stars0", "at most 14 stars"),
+        ({"stars1": "14"}, "stars1", "at most 13 stars"),
+        ({"stars1": "x"}, "stars1", "must be a whole number"),
+    ],
+)
+def test_deal_form_rejects_each_rule_beside_its_field(app, fields, field, message):
+    form, valid = deal_form(app, **fields)
+    assert valid is False
+    assert any(message in error for error in form[field].errors), form[field].errors
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"score1": "-1140"},
+        {"score0": "4560", "confirm": "1"},
+        {"score0": "15"},
+        {"stars0": "14", "confirm": "1"},
+        {"stars1": "13", "confirm": "1"},
+        {"score1": "0"},
+        {"score1": "−50"},  # a typographic minus, as some keyboards type it
+        {"score0": " 1,100 ", "confirm": "1"},
+    ],
+)
+def test_deal_form_accepts_the_edges(app, fields):
+    form, valid = deal_form(app, **fields)
+    assert valid is True, {name: f.errors for name, f in form._fields.items()}
+
+
+def test_unusual_values_ask_to_confirm_instead_of_refusing(app):
+    form, valid = deal_form(app, score0="1100")
+    assert valid is False
+    assert [w.field for w in form.warnings] == ["scores.0"]
+    assert not form.score0.errors
+    form, valid = deal_form(app, score0="1100", confirm="1")
+    assert valid is True
+
+
+def test_a_star_with_few_points_asks_to_confirm(app):
+    form, valid = deal_form(app, score1="40", stars1="1")
+    assert valid is False
+    assert "unusual" in form.warnings[0].message
+
+
+def test_rejected_deal_keeps_the_typed_values_and_saves_nothing(table, app):
+    game_id = table.start_game()
+    response = table.record(game_id, 0, (102, -35), (0, 0))
+    page = response.get_data(as_text=True)
+    assert response.status_code == 422
+    assert 'value="102"' in page
+    assert 'value="-35"' in page
+    assert "Scores must be multiples of 5" in page
+    assert 'aria-invalid="true"' in page
+    with app.app_context():
+        assert db.session.get(Game, game_id).deal_count == 0
+
+
+def test_confirmation_round_trip_through_the_page(table, app):
+    game_id = table.start_game()
+    response = table.record(game_id, 0, (1100, 50), token="t1")
+    page = response.get_data(as_text=True)
+    assert response.status_code == 200
+    assert "1,100 is an unusually high deal score." in page
+    assert 'name="confirm" value="1"' in page
+    assert table.record(game_id, 0, (1100, 50), token="t1", confirm="1").status_code == 302
+    with app.app_context():
+        assert db.session.get(Game, game_id).total0 == 1100
+
+
+def test_player_form_trims_and_limits_names(app):
+    with app.test_request_context(method="POST"):
+        form = PlayerForm(formdata=MultiDict({"name": "  Ana   Maria "}))
+        assert form.validate() is True
+        assert form.name.data == "Ana Maria"
+        form = PlayerForm(formdata=MultiDict({"name": "x" * 41}))
+        assert form.validate() is False
+        assert form.name.errors == ["A name is at most 40 characters."]
+        form = PlayerForm(formdata=MultiDict({"name": "   "}))
+        assert form.validate() is False
+
+
+def test_adding_a_player_twice_ignoring_case_is_refused(table, app):
+    client = table.client
+    assert client.post("/leagues/our-table/players", data={"name": "Ana"}).status_code == 302
+    response = client.post("/leagues/our-table/players", data={"name": " ANA "})
+    assert response.status_code == 200
+    assert "ANA is already a player in this league." in response.get_data(as_text=True)
+    with app.app_context():
+        assert db.session.scalar(db.select(db.func.count(Player.id))) == 1
+
+
+def new_game_form(app, **fields):
+    data = {
+        "player0": "Ana",
+        "player1": "Ben",
+        "preset": "standard",
+        "target": "1200",
+        "skunk": "multiply",
+        "difference": "round",
+        "small": "1",
+        "first_dealer": "0",
+        **fields,
+    }
+    with app.test_request_context(method="POST"):
+        form = NewGameForm(formdata=MultiDict(data))
+        return form, form.validate()
+
+
+@pytest.mark.parametrize(
+    ("fields", "field", "message"),
+    [
+        ({"player1": "ana"}, "player1", "Choose two different players."),
+        ({"player0": ""}, "player0", "Enter or pick a player."),
+        ({"player0": "x" * 41}, "player0", "40"),
+        ({"target": "1203"}, "target", "multiple of 5"),
+        ({"target": "50"}, "target", "from 100 to 10,000"),
+        ({"target": "lots"}, "target", "Not a valid integer value."),
+        ({"small": "abc"}, "small", "Enter an amount like 1 or 0.25."),
+        ({"small": "0.255"}, "small", "Enter an amount like 1 or 0.25."),
+        ({"small": "0"}, "small", "more than zero"),
+        ({"small": "-1"}, "small", "more than zero"),
+        ({"big": "20000"}, "big", "at most $10,000"),
+        ({"small": ""}, "small", "Enter the small stake"),
+    ],
+)
+def test_new_game_form_rejects_each_rule_beside_its_field(app, fields, field, message):
+    form, valid = new_game_form(app, **fields)
+    assert valid is False
+    assert any(message in error for error in form[field].errors), form[field].errors
+
+
+def test_new_game_form_takes_cents_stakes(app):
+    form, valid = new_game_form(app, small="0.25", big="0.75")
+    assert valid is True
+    assert (form.stakes.small, form.stakes.big) == (25, 75)
+
+
+def test_rejected_new_game_keeps_what_was_typed(table, app):
+    response = table.client.post(
+        "/leagues/our-table/games/new",
+        data={
+            "player0": "Ana",
+            "player1": "Ana",
+            "preset": "standard",
+            "target": "1200",
+            "skunk": "multiply",
+            "difference": "round",
+            "small": "0.50",
+            "first_dealer": "0",
+            "submit": "1",
+        },
+    )
+    page = response.get_data(as_text=True)
+    assert "Choose two different players." in page
+    assert 'value="0.50"' in page
+    with app.app_context():
+        assert db.session.scalar(db.select(db.func.count(Game.id))) == 0

@@ -1,0 +1,581 @@
+"""The league's derived numbers never drift, and its games go out and come back whole."""
+
+import io
+import json
+import random
+import re
+from datetime import date, timedelta
+
+import pytest
+from sqlalchemy import select
+from sqlalchemy.orm import selectinload
+
+from scorekeeper import accounts, league_queries, league_stats, seasons, services, transfer
+from scorekeeper.engine import PRESETS, Preset, Rules, Seat, Stakes, Tally, replay, settle
+from scorekeeper.engine.rating import START, Rated, new_ratings
+from scorekeeper.league_stats import season_range
+from scorekeeper.models import (
+    Game,
+    GameResult,
+    League,
+    PairRecord,
+    PlayerRecord,
+    SeasonRecord,
+    db,
+)
+
+PLAYERS = ["Ana", "Ben", "Cleo", "Dan"]
+#: Ana beats Ben 1,300 to 650 — and Ben wins instead once deal 3 goes the other way.
+MIDDLE_GAME = [(0, (500, 100), (0, 0)), (1, (100, 500), (0, 0)), (0, (700, 50), (0, 0))]
+
+
+def play(league_id, names, deals, rules=None, small=100):
+    game = services.start_game(
+        league_id, names, rules or Rules(), Stakes.from_small(small), Seat.FIRST
+    )
+    for out, scores, stars in deals:
+        services.record_deal(game.id, Tally(Seat(out), scores, stars))
+    return game.id
+
+
+def random_deals(rng: random.Random, rules: Rules) -> list:
+    """Deals that finish a game under ``rules``, with stars, chapeaux and the odd skunk."""
+    deals: list = []
+    while True:
+        out = rng.choice((0, 1))
+        scores, stars = [0, 0], [0, 0]
+        scores[out] = rng.randrange(3, 160) * 5
+        scores[1 - out] = rng.randrange(-40, 90) * 5
+        if rng.random() < 0.2:
+            stars[out] = 1
+        deals.append((out, tuple(scores), tuple(stars)))
+        tallies = [Tally(Seat(o), s, st) for o, s, st in deals]
+        if replay(rules, Seat.FIRST, tallies).finished:
+            return deals
+
+
+@pytest.fixture
+def history(app):
+    """A league of 37 games among four players, the 19th of them MIDDLE_GAME; some paid."""
+    rng = random.Random(4)
+    with app.app_context():
+        league = services.league_by_slug("our-table").id
+        today = date.today()
+        seasons.add_season(league, "This year", today - timedelta(days=200), today + timedelta(1))
+        seasons.add_season(league, "Long ago", date(2001, 1, 1), date(2001, 12, 31))
+        ids = []
+        for n in range(36):
+            if n == 18:
+                ids.append(play(league, ("Ana", "Ben"), MIDDLE_GAME))
+                continue
+            a, b = rng.sample(PLAYERS, 2)
+            rules = PRESETS[Preset.MARKS] if n % 7 == 0 else Rules()
+            ids.append(
+                play(league, (a, b), random_deals(rng, rules), rules, small=25 * (n % 3 + 1))
+            )
+            if n % 5 == 0:
+                services.mark_paid(ids[-1])
+        play(league, ("Cleo", "Dan"), [(0, (300, 200), (0, 0))])  # in progress
+        db.session.remove()
+    return {"league": league, "ids": ids, "middle": ids[18]}
+
+
+# A recomputation from nothing but the deals and the engine ---------------------------------------
+
+
+def recompute(league_id: int) -> dict:
+    """Everything derived, worked out again from the deals alone, for comparison."""
+    games = db.session.scalars(
+        select(Game).where(Game.league_id == league_id).options(selectinload(Game.deals))
+    ).all()
+    finished = []
+    for game in games:
+        card = replay(game.rules, Seat(game.first_dealer), [deal.tally for deal in game.deals])
+        if card.finished:
+            finished.append((game, card, settle(card, game.stakes)))
+    finished.sort(key=lambda item: (item[0].finished_at, item[0].id))
+    results, running = {}, {}
+    for game, card, settlement in finished:
+        players = (game.player0_id, game.player1_id)
+        winner, loser = int(card.winner), 1 - int(card.winner)
+        before = {seat: running.get(players[seat], (0, START, 0)) for seat in (0, 1)}
+        ratings = dict(
+            zip(
+                (winner, loser),
+                new_ratings(
+                    Rated(before[winner][1], before[winner][0]),
+                    Rated(before[loser][1], before[loser][0]),
+                ),
+                strict=True,
+            )
+        )
+        for seat in (0, 1):
+            won = seat == winner
+            net = settlement.total if won else -settlement.total
+            games_before, rating_before, net_before = before[seat]
+            results[game.id, players[seat]] = {
+                "opponent_id": players[1 - seat],
+                "seat": seat,
+                "finished_at": game.finished_at,
+                "won": won,
+                "net": net,
+                "total": card.totals[seat],
+                "opponent_total": card.totals[1 - seat],
+                "margin": card.totals[seat] - card.totals[1 - seat],
+                "naturals": card.stars[seat],
+                "chapeaux": card.chapeaux[seat],
+                "skunk_given": won and settlement.skunk,
+                "skunk_taken": not won and settlement.skunk,
+                "deals": len(card.lines),
+                "number": games_before + 1,
+                "rating_before": rating_before,
+                "rating_after": ratings[seat],
+                "net_after": net_before + net,
+            }
+            running[players[seat]] = (games_before + 1, ratings[seat], net_before + net)
+    unpaid = [(game, settlement) for game, _, settlement in finished if game.paid_at is None]
+    return {"results": results, "unpaid": unpaid}
+
+
+def add_up(results: dict, period=None) -> dict:
+    records: dict = {}
+    for (_, player), row in sorted(results.items(), key=lambda item: item[1]["number"]):
+        if period and not period[0] <= row["finished_at"] < period[1]:
+            continue
+        record = records.setdefault(
+            player,
+            {
+                "played": 0,
+                "won": 0,
+                "net": 0,
+                "naturals": 0,
+                "chapeaux": 0,
+                "skunks_given": 0,
+                "skunks_taken": 0,
+                "margin_won": 0,
+                "deals": 0,
+                "points": 0,
+                "rating_start": row["rating_before"],
+            },
+        )
+        record["played"] += 1
+        record["won"] += row["won"]
+        record["net"] += row["net"]
+        record["naturals"] += row["naturals"]
+        record["chapeaux"] += row["chapeaux"]
+        record["skunks_given"] += row["skunk_given"]
+        record["skunks_taken"] += row["skunk_taken"]
+        record["margin_won"] += row["margin"] if row["won"] else 0
+        record["deals"] += row["deals"]
+        record["points"] += row["total"]
+        record["rating"] = row["rating_after"]
+    return records
+
+
+def pairs_of(results: dict) -> dict:
+    pairs: dict = {}
+    for (_, player), row in results.items():
+        pair = pairs.setdefault((player, row["opponent_id"]), {"played": 0, "won": 0, "net": 0})
+        pair["played"] += 1
+        pair["won"] += row["won"]
+        pair["net"] += row["net"]
+    return pairs
+
+
+def owed(unpaid: list) -> dict:
+    """{(debtor, creditor): (cents, games)} netted per pair, from the unpaid settlements."""
+    between: dict = {}
+    for game, settlement in unpaid:
+        payee = game.player(int(settlement.payee)).name
+        payer = game.player(int(settlement.payer)).name
+        key = tuple(sorted((payee, payer)))
+        cents, count = between.get(key, (0, 0))
+        between[key] = (
+            cents + (settlement.total if payee == key[0] else -settlement.total),
+            count + 1,
+        )
+    found = {}
+    for (first, second), (cents, count) in between.items():
+        found[(second, first) if cents > 0 else (first, second)] = (abs(cents), count)
+    return found
+
+
+def columns(row, names) -> dict:
+    return {name: getattr(row, name) for name in names}
+
+
+RECORD = [
+    "played",
+    "won",
+    "net",
+    "naturals",
+    "chapeaux",
+    "skunks_given",
+    "skunks_taken",
+    "margin_won",
+    "deals",
+    "points",
+    "rating_start",
+    "rating",
+]
+
+
+def stored(league_id: int) -> dict:
+    """What the derived tables and the league pages' queries say now."""
+    results = {
+        (row.game_id, row.player_id): columns(
+            row,
+            [
+                c.name
+                for c in GameResult.__table__.columns
+                if c.name not in ("game_id", "player_id", "league_id")
+            ],
+        )
+        for row in db.session.scalars(select(GameResult).where(GameResult.league_id == league_id))
+    }
+    seasons_now = {
+        season.id: {
+            row.player_id: columns(row, RECORD)
+            for row in db.session.scalars(
+                select(SeasonRecord).where(SeasonRecord.season_id == season.id)
+            )
+        }
+        for season in seasons.seasons_of(league_id)
+    }
+    return {
+        "results": results,
+        "records": {
+            row.player_id: columns(row, RECORD)
+            for row in db.session.scalars(
+                select(PlayerRecord).where(PlayerRecord.league_id == league_id)
+            )
+        },
+        "seasons": seasons_now,
+        "pairs": {
+            (row.player_id, row.opponent_id): columns(row, ["played", "won", "net"])
+            for row in db.session.scalars(
+                select(PairRecord).where(PairRecord.league_id == league_id)
+            )
+        },
+        "owed": {
+            (b.debtor.name, b.creditor.name): (b.amount, b.games)
+            for b in league_queries.balances(league_id)
+        },
+    }
+
+
+def assert_no_drift(league_id: int) -> dict:
+    now = stored(league_id)
+    expected = recompute(league_id)
+    assert now["results"] == expected["results"]
+    assert now["records"] == add_up(expected["results"])
+    for season in seasons.seasons_of(league_id):
+        assert now["seasons"][season.id] == add_up(expected["results"], season_range(season))
+    assert now["pairs"] == pairs_of(expected["results"])
+    assert now["owed"] == owed(expected["unpaid"])
+    standings = league_queries.standings(league_id)
+    assert {s.player_id: s.net for s in standings} == {
+        p: r["net"] for p, r in add_up(expected["results"]).items()
+    }
+    return now
+
+
+def test_editing_a_game_in_the_middle_updates_everything_after_it(app, history):
+    with app.app_context():
+        league = history["league"]
+        before = assert_no_drift(league)
+        services.edit_deal(history["middle"], 3, Tally(Seat.SECOND, (50, 700)))
+        game = db.session.get(Game, history["middle"])
+        assert game.winner_seat == 1  # Ben wins now
+        after = assert_no_drift(league)
+        later = [gid for gid in history["ids"][19:] if (gid, game.player0_id) in after["results"]]
+        assert later, "Ana plays again after the edited game"
+        # Ana's ratings after the edited game all moved: they are re-rated in game order.
+        assert all(
+            after["results"][gid, game.player0_id]["rating_after"]
+            != before["results"][gid, game.player0_id]["rating_after"]
+            for gid in later[:1]
+        )
+        assert after["records"] != before["records"]
+        # The from-scratch rebuild agrees with what the edits kept up to date.
+        league_stats.rebuild_league(league)
+        db.session.commit()
+        assert stored(league) == after
+
+
+def test_reopening_and_finishing_a_middle_game_moves_it_to_the_end(app, history):
+    with app.app_context():
+        league = history["league"]
+        services.edit_deal(history["middle"], 3, Tally(Seat.FIRST, (100, 50)))  # 700 to 650
+        game = db.session.get(Game, history["middle"])
+        assert not game.finished
+        now = assert_no_drift(league)
+        assert not any(gid == history["middle"] for gid, _ in now["results"])
+        services.record_deal(history["middle"], Tally(Seat.SECOND, (60, 900)))
+        now = assert_no_drift(league)
+        ben = db.session.get(Game, history["middle"]).player1_id
+        numbers = [row["number"] for (gid, p), row in now["results"].items() if p == ben]
+        assert now["results"][history["middle"], ben]["number"] == max(numbers)
+        services.delete_deal(history["middle"], 4)
+        assert_no_drift(league)
+
+
+def test_paying_and_unlocking_change_balances_but_not_standings(app, history):
+    with app.app_context():
+        league = history["league"]
+        before = assert_no_drift(league)
+        unpaid = [gid for gid in history["ids"] if db.session.get(Game, gid).paid_at is None]
+        services.mark_games_paid(league, dict.fromkeys(unpaid[:5]))
+        after = assert_no_drift(league)
+        assert after["records"] == before["records"]
+        assert after["owed"] != before["owed"]
+        services.unlock(unpaid[0])
+        assert_no_drift(league)
+
+
+# Export and import ------------------------------------------------------------------------------
+
+
+def game_facts(game: Game) -> dict:
+    return {
+        "players": (game.player0.name, game.player1.name),
+        "rules": game.rules,
+        "stakes": game.stakes,
+        "first_dealer": game.first_dealer,
+        "deals": [deal.tally for deal in game.deals],
+        "status": game.status,
+        "totals": (game.total0, game.total1),
+        "winner": game.winner_seat,
+        "amount_due": game.amount_due,
+        "created_at": game.created_at,
+        "finished_at": game.finished_at,
+        "paid_at": game.paid_at,
+    }
+
+
+def league_facts(slug: str) -> dict:
+    league = db.session.scalars(select(League).where(League.slug == slug)).one()
+    games = db.session.scalars(
+        select(Game).where(Game.league_id == league.id).order_by(Game.id)
+    ).all()
+    return {
+        "games": [game_facts(game) for game in games],
+        "standings": [
+            {**vars(row), "player_id": None} for row in league_queries.standings(league.id)
+        ],
+        "owed": {
+            (b.debtor.name, b.creditor.name): (b.amount, b.games)
+            for b in league_queries.balances(league.id)
+        },
+        "players": [player.name for player in league.players],
+        "seasons": [(s.name, s.starts_on, s.ends_on) for s in seasons.seasons_of(league.id)],
+    }
+
+
+def upload(client, slug, content: str, name: str, kind: str):
+    data = {"format": kind, "file": (io.BytesIO(content.encode()), name)}
+    return client.post(f"/leagues/{slug}/import", data=data, content_type="multipart/form-data")
+
+
+def test_json_export_imports_into_an_empty_league_losslessly(app, table, client, history):
+    exported = client.get("/leagues/our-table/export.json")
+    assert exported.headers["Content-Disposition"] == 'attachment; filename="our-table.json"'
+    with app.app_context():
+        accounts.create_league("Copy of our table")
+    response = upload(
+        table.client, "copy-of-our-table", exported.get_data(as_text=True), "our-table.json", "json"
+    )
+    assert response.status_code == 200
+    page = response.get_data(as_text=True)
+    assert "Imported 37 games (" in page
+    with app.app_context():
+        original, copy = league_facts("our-table"), league_facts("copy-of-our-table")
+        assert copy == original  # games, players, seasons, standings, balances
+        copy_id = db.session.scalars(
+            select(League.id).where(League.slug == "copy-of-our-table")
+        ).one()
+        assert_no_drift(copy_id)
+    again = upload(
+        table.client, "copy-of-our-table", exported.get_data(as_text=True), "our-table.json", "json"
+    )
+    assert again.status_code == 422
+    assert "A league export is imported into a league without games" in again.get_data(as_text=True)
+
+
+def test_a_json_file_that_contradicts_its_deals_is_refused(app, table, client, wikipedia_card):
+    game_id = table.start_game()
+    for out, scores, stars in wikipedia_card:
+        table.record(game_id, out, scores, stars)
+    data = client.get("/leagues/our-table/export.json").get_json()
+    data["games"][0]["amount_due"] = "12.00"
+    data["games"][0]["deals"][1]["scores"] = [291, 160]
+    with app.app_context():
+        accounts.create_league("Copy")
+    response = upload(table.client, "copy", json.dumps(data), "x.json", "json")
+    assert response.status_code == 422
+    page = response.get_data(as_text=True)
+    assert f"game 1 (id {game_id}), deal 2: scores.0: Scores must be multiples of 5" in page
+
+
+CSV_WITH_MISTAKES = """game,date,player_a,player_b,preset,small,out,score_a,score_b,stars_a,stars_b
+1,2025-02-01,Ana,Ben,standard,1,a,140,350,0,0
+1,,,,,,a,291,160,0,0
+1,,,,,,c,220,80,1,0
+2,2025-02-02,Ana,Ben,standard,1,a,1200,100,0,0
+2,,,,,,a,100,50,0,0
+3,2025-02-03,Ana,Ana,,,a,100,50,0,0
+4,2025-02-30,Cleo,Dan,standard,2,b,50,10,0,0
+5,2025-02-05,Cleo,Dan,fancy,1,a,100,50,0,0
+1,2025-02-01,Ana,Ben,standard,1,a,100,50,0,0
+6,2025-02-06,Cleo,Dan,standard,3,a,100,50,0,20
+"""
+
+
+def test_a_csv_import_reports_every_problem_by_line_and_saves_nothing(app, table):
+    response = upload(table.client, "our-table", CSV_WITH_MISTAKES, "cards.csv", "csv")
+    assert response.status_code == 422
+    page = response.get_data(as_text=True).replace("&#39;", "'")
+    problems = re.findall(r"<li>(line \d+: [^<]*)</li>", page)
+    lines = [int(re.match(r"line (\d+)", p)[1]) for p in problems]
+    assert lines == sorted(lines)  # in file order
+    expected = [
+        "line 3: score_a: Scores must be multiples of 5",
+        "line 4: out is 'c'; write a (player_a) or b (player_b).",
+        "line 6: the game already ended with the deal on line 5 (deal 1); no deal can follow",
+        "line 7: player_a and player_b are the same player.",
+        "line 8: date is '2025-02-30'; write the day, like 2025-03-14.",
+        "line 9: preset is 'fancy'; use standard, progressive or marks.",
+        "line 10: game 1 started on line 2 and continues here after other games",
+        "line 11: stars_b: A player who stayed in can have at most 13 stars in one deal.",
+    ]
+    for start in expected:
+        assert any(p.startswith(start) for p in problems), start
+    assert "Nothing was imported" in page
+    with app.app_context():
+        assert db.session.scalar(select(db.func.count(Game.id))) == 0
+        assert services.player_count(services.league_by_slug("our-table").id) == 0
+
+
+def test_a_csv_import_checks_its_header(table):
+    response = upload(
+        table.client, "our-table", "game,when,player_a\n1,2025-01-01,Ana\n", "cards.csv", "csv"
+    )
+    page = response.get_data(as_text=True).replace("&#39;", "'")
+    assert "line 1: unknown column 'when'" in page
+    assert "line 1: missing columns: date, player_b, out, score_a, score_b." in page
+
+
+PAPER_CARDS = """game,date,player_a,player_b,out,score_a,score_b,stars_a,stars_b,paid
+wiki,2024-05-01,Ana,Ben,b,140,350,0,0,yes
+wiki,2024-05-01,Ana,Ben,a,290,160,0,0,yes
+wiki,,,,a,220,80,1,0,
+wiki,,,,a,150,-50,,,
+wiki,,,,b,140,300,0,1,
+wiki,,,,a,210,190,,,
+wiki,,,,a,125,150,,,
+close,2024-05-02,Ben,Ana,a,1235,1170,0,0,no
+"""
+
+
+def test_a_csv_of_paper_score_cards_imports_with_progress(app, table, client):
+    response = upload(table.client, "our-table", PAPER_CARDS, "cards.csv", "csv")
+    assert response.status_code == 200
+    page = response.get_data(as_text=True)
+    assert "<li>Saved 2 of 2 games…</li>" in page
+    assert "<li>Imported 2 games (8 deals).</li>" in page
+    owes = re.sub(
+        r"\s+",
+        " ",
+        re.sub(r"<[^>]+>", " ", client.get("/leagues/our-table/owes").get_data(as_text=True)),
+    )
+    assert "Ana owes Ben $3.00 over 1 game" in owes  # the Wikipedia game was paid
+    assert "Ben paid Ana $10.00" in owes
+    with app.app_context():
+        game = db.session.scalars(select(Game).order_by(Game.id)).first()
+        assert (game.total0, game.total1, game.amount_due) == (1275, 1180, 1000)
+        assert str(game.finished_at) == "2024-05-01 00:00:00"
+
+
+def test_a_large_csv_import_reports_progress_as_it_saves(app, table):
+    rows = ["game,date,player_a,player_b,out,score_a,score_b"] + [
+        f"{n},2024-01-{n % 28 + 1:02d},Ana,Ben,{'ab'[n % 2]},1200,100" for n in range(600)
+    ]
+    response = upload(table.client, "our-table", "\n".join(rows), "big.csv", "csv")
+    page = response.get_data(as_text=True)
+    assert re.findall(r"<li>(Saved [\d,]+ of 600 games…)</li>", page) == [
+        "Saved 250 of 600 games…",
+        "Saved 500 of 600 games…",
+        "Saved 600 of 600 games…",
+    ]
+    assert "<li>Imported 600 games (600 deals).</li>" in page
+    with app.app_context():
+        assert_no_drift(services.league_by_slug("our-table").id)
+
+
+def test_the_csv_export_imports_back_into_another_league(app, table, client, history):
+    exported = client.get("/leagues/our-table/export.csv")
+    assert exported.mimetype == "text/csv"
+    text = exported.get_data(as_text=True)
+    assert text.startswith("game,date,player_a,player_b,preset,target,")
+    with app.app_context():
+        accounts.create_league("From CSV")
+    response = upload(table.client, "from-csv", text, "deals.csv", "csv")
+    assert "Imported 37 games" in response.get_data(as_text=True)
+    with app.app_context():
+        original, copy = league_facts("our-table"), league_facts("from-csv")
+
+        # CSV keeps whole seconds and one date per game: compare what it carries.
+        def carried(game):
+            return {
+                k: v for k, v in game.items() if k not in ("created_at", "finished_at", "paid_at")
+            }
+
+        assert [carried(g) for g in copy["games"]] == [carried(g) for g in original["games"]]
+        assert [bool(g["paid_at"]) for g in copy["games"]] == [
+            bool(g["paid_at"]) for g in original["games"]
+        ]
+        assert copy["owed"] == original["owed"]
+        assert [(r["name"], r["played"], r["won"], r["net"]) for r in copy["standings"]] == [
+            (r["name"], r["played"], r["won"], r["net"]) for r in original["standings"]
+        ]
+
+
+def test_upgrading_an_install_with_played_games_derives_their_history(app, history):
+    """Migration 0003 fills the derived tables from the games an older install played."""
+    import flask_migrate
+
+    from scorekeeper.database import MIGRATIONS_DIR
+
+    with app.app_context():
+        league = history["league"]
+        before = assert_no_drift(league)
+        db.session.remove()
+        flask_migrate.downgrade(directory=MIGRATIONS_DIR, revision="0002_accounts")
+        try:
+            assert not db.inspect(db.engine).has_table("game_result")
+        finally:
+            flask_migrate.upgrade(directory=MIGRATIONS_DIR)
+        after = stored(league)
+        for part in ("results", "records", "pairs", "owed"):
+            assert after[part] == before[part], part
+
+
+def test_the_readme_example_of_a_paper_score_card_imports(app):
+    from pathlib import Path
+
+    readme = (Path(__file__).parents[2] / "README.md").read_text()
+    section = readme[readme.index("## Importing paper score cards") :]
+    example = re.search(r"\n\n((?:    .*\n)+)", section)[1]
+    text = "\n".join(line[4:] for line in example.splitlines())
+    with app.app_context():
+        plan = transfer.parse_csv(text)
+        assert transfer.import_all(league_id_of(app), plan) == "Imported 2 games (8 deals)."
+        games = db.session.scalars(select(Game).order_by(Game.id)).all()
+        assert [(g.amount_due, g.paid_at is not None) for g in games] == [
+            (1000, True),
+            (100, False),
+        ]
+
+
+def league_id_of(app):
+    return services.league_by_slug("our-table").id

@@ -1,0 +1,227 @@
+"""Every league page, the game pages, recording a deal and who owes whom send a pinned
+number of SQL statements, the same for a league of 6 games and of 60: a query per row
+(an N+1) can't come back unnoticed. Counts, never times (the timings are
+``python -m bench.pages``'s; see docs/PERFORMANCE.md).
+
+A count leaves out the ``BEGIN`` that SQLite's connections send themselves
+(:mod:`scorekeeper.database`), so the pins hold on SQLite and PostgreSQL alike.
+"""
+
+import uuid
+from datetime import date, timedelta
+
+import pytest
+from sqlalchemy import event
+
+from scorekeeper import seasons, services
+from scorekeeper.engine import PRESETS, Preset, Rules, Seat, Stakes, Tally
+from scorekeeper.models import Game, db
+
+PLAYERS = ["Ana", "Ben", "Cleo", "Dan", "Eva"]
+#: (who went out, scores, stars) — a chapeau, a star, and a close finish.
+GAME = [(0, (600, 250), (1, 0)), (1, (150, -50), (0, 0)), (0, (500, 400), (0, 0))]
+
+#: What a viewer reads: every league page.
+VIEWER_PAGES = {
+    "leagues": "/leagues",
+    "standings": "/leagues/our-table",
+    "standings sorted": "/leagues/our-table?sort=net&order=asc",
+    "standings of a season": "/leagues/our-table?season={season}",
+    "player": "/leagues/our-table/players/{ana}",
+    "head-to-head, none chosen": "/leagues/our-table/head-to-head",
+    "head-to-head": "/leagues/our-table/head-to-head?a={ana}&b={ben}",
+    "archive": "/leagues/our-table/games",
+    "archive, older page": "/leagues/our-table/games?after={middle}",
+    "archive, newer page": "/leagues/our-table/games?before={middle}",
+    "archive of a player": "/leagues/our-table/games?player={ana}",
+    "archive, every filter": (
+        "/leagues/our-table/games?player={ana}&opponent={ben}&season={season}&status=finished"
+        "&preset=standard"
+    ),
+    "archive, unpaid": "/leagues/our-table/games?status=unpaid",
+    "who owes whom": "/leagues/our-table/owes",
+    "balance of two players": "/leagues/our-table/owes/{ben}/{ana}",
+    "payments": "/leagues/our-table/payments",
+    "players": "/leagues/our-table/players",
+    "export csv": "/leagues/our-table/export.csv",
+    "export json": "/leagues/our-table/export.json",
+}
+#: A league admin's pages.
+ADMIN_PAGES = {
+    "seasons": "/leagues/our-table/seasons",
+    "a season": "/leagues/our-table/seasons/{season}",
+    "import": "/leagues/our-table/import",
+    "settings": "/leagues/our-table/settings",
+    "members": "/leagues/our-table/members",
+}
+#: A scorekeeper's game pages.
+SCOREKEEPER_PAGES = {
+    "game in progress": "/games/{open}",
+    "finished game": "/games/{finished}",
+    "new game form": "/leagues/our-table/games/new",
+    "deal to correct": "/games/{open}/deals/1",
+}
+
+#: The pinned counts. A change that adds a statement to a page updates its pin on purpose;
+#: one that makes a count depend on the league's size fails here whatever the pin.
+EXPECTED = {
+    "leagues": 2,
+    "standings": 6,
+    "standings sorted": 6,
+    "standings of a season": 7,
+    "player": 10,
+    "head-to-head, none chosen": 4,
+    "head-to-head": 8,
+    "archive": 6,
+    "archive, older page": 6,
+    "archive, newer page": 6,
+    "archive of a player": 7,
+    "archive, every filter": 9,
+    "archive, unpaid": 6,
+    "who owes whom": 5,
+    "balance of two players": 7,
+    "payments": 4,
+    "players": 4,
+    "export csv": 2,
+    "export json": 6,
+    "seasons": 3,
+    "a season": 3,
+    "import": 2,
+    "settings": 2,
+    "members": 3,
+    "game in progress": 5,
+    "finished game": 5,
+    "new game form": 4,
+    "deal to correct": 4,
+    "record a deal": 11,
+    "record a game's last deal": 35,
+}
+
+
+def count_statements(app, send):
+    """The SQL statements ``send()`` makes the app send (a streamed body read to its end)."""
+    statements = []
+
+    def seen(_conn, _cursor, statement, *_args):
+        if not statement.startswith("BEGIN"):
+            statements.append(statement)
+
+    with app.app_context():
+        engine = db.engine
+    event.listen(engine, "before_cursor_execute", seen)
+    try:
+        response = send()
+        response.get_data()
+    finally:
+        event.remove(engine, "before_cursor_execute", seen)
+    return response, len(statements)
+
+
+def play(app, games, start=0):
+    """``games`` more games among five players, every pair and both seats; two in three
+    marked paid, every fifth under another preset."""
+    pairs = [(a, b) for a in PLAYERS for b in PLAYERS if a != b]
+    with app.app_context():
+        league = services.league_by_slug("our-table")
+        for n in range(start, start + games):
+            preset = Preset.MARKS if n % 5 == 4 else Preset.STANDARD
+            game = services.start_game(
+                league.id, pairs[n % len(pairs)], PRESETS[preset], Stakes.from_small(100), Seat(0)
+            )
+            for out, scores, stars in GAME:
+                services.record_deal(game.id, Tally(Seat(out), scores, stars))
+            if n % 3:
+                services.mark_paid(game.id)
+        db.session.remove()
+
+
+def fresh_game(app, deals):
+    """A new game between Ana and Ben with ``deals`` recorded; its id."""
+    with app.app_context():
+        league = services.league_by_slug("our-table")
+        game = services.start_game(league.id, ("Ana", "Ben"), Rules(), Stakes.from_small(100))
+        game_id = game.id
+        for out, scores in deals:
+            services.record_deal(game_id, Tally(Seat(out), scores))
+        db.session.remove()
+    return game_id
+
+
+def ids(app):
+    """The rows the pages are asked for."""
+    with app.app_context():
+        league = services.league_by_slug("our-table")
+        games = db.session.scalars(
+            db.select(Game.id).where(Game.league_id == league.id).order_by(Game.id)
+        ).all()
+        ana, ben = (services.find_player(league.id, name).id for name in ("Ana", "Ben"))
+        season = seasons.seasons_of(league.id)[0].id
+        db.session.remove()
+    return {
+        "ana": ana,
+        "ben": ben,
+        "season": season,
+        "middle": games[len(games) // 2],
+        "finished": games[0],
+    }
+
+
+def counts(app, viewer, admin, scorekeeper):
+    """Every pinned page's statement count, for a league as it stands."""
+    values = ids(app) | {"open": fresh_game(app, [(0, (300, 200))])}
+    found = {}
+    for pages, client in (
+        (VIEWER_PAGES, viewer),
+        (ADMIN_PAGES, admin),
+        (SCOREKEEPER_PAGES, scorekeeper),
+    ):
+        for name, url in pages.items():
+            response, found[name] = count_statements(
+                app, lambda url=url, client=client: client.get(url.format(**values))
+            )
+            assert response.status_code == 200, name
+    for name, deals, tally in (
+        ("record a deal", [(0, (300, 200))], (0, (100, 50))),
+        ("record a game's last deal", [(0, (1100, 1000))], (0, (150, 40))),
+    ):
+        game_id = fresh_game(app, deals)
+        out, scores = tally
+        form = {
+            "out": str(out),
+            "score0": str(scores[0]),
+            "score1": str(scores[1]),
+            "stars0": "0",
+            "stars1": "0",
+            "token": uuid.uuid4().hex,
+        }
+        response, found[name] = count_statements(
+            app,
+            lambda game_id=game_id, form=form: scorekeeper.post(
+                f"/games/{game_id}/deals", data=form
+            ),
+        )
+        assert response.status_code == 302, name
+    return found
+
+
+@pytest.fixture
+def members(app, auth, table):
+    viewer = auth.member("viewer")
+    scorekeeper = auth.member("scorekeeper")
+    for client in (viewer, table.client, scorekeeper):
+        client.get("/leagues/our-table")  # a client's first request signs it in
+    return viewer, table.client, scorekeeper
+
+
+def test_every_page_sends_its_pinned_number_of_statements_whatever_the_league_size(app, members):
+    play(app, 6)
+    today = date.today()
+    with app.app_context():
+        league = services.league_by_slug("our-table")
+        seasons.add_season(league.id, "Always", today - timedelta(400), today + timedelta(400))
+        db.session.remove()
+    small = counts(app, *members)
+    play(app, 54, start=6)
+    big = counts(app, *members)
+    assert small == EXPECTED
+    assert big == EXPECTED

@@ -1,0 +1,118 @@
+"""CSRF, security headers, and two phones on one game."""
+
+import uuid
+
+import pytest
+from sqlalchemy import func, select
+
+from scorekeeper.models import Game, Player, db
+
+
+def test_forms_without_a_csrf_token_are_refused(make_app):
+    app = make_app(WTF_CSRF_ENABLED=True)
+    client = app.test_client()
+    response = client.post("/leagues/our-table/players", data={"name": "Ana"})
+    assert response.status_code == 400
+    assert "Form expired" in response.get_data(as_text=True)
+
+
+def test_every_page_sends_security_headers(client):
+    response = client.get("/")
+    policy = response.headers["Content-Security-Policy"]
+    assert "frame-ancestors 'none'" in policy
+    assert "script-src 'self'" in policy
+    assert "unsafe-inline" not in policy
+    assert response.headers["X-Content-Type-Options"] == "nosniff"
+    assert response.headers["Referrer-Policy"] == "same-origin"
+
+
+def test_pages_use_no_inline_script_or_style_attributes(table, wikipedia_card):
+    game_id = table.start_game()
+    for out, scores, stars in wikipedia_card:
+        table.record(game_id, out, scores, stars)
+    page = table.page(game_id)
+    assert " style=" not in page
+    assert "<script>" not in page
+    assert " onclick=" not in page
+
+
+def test_two_phones_one_stale_save_is_refused_not_applied(table, app, auth):
+    game_id = table.start_game()
+    phone_a, phone_b = auth.login(app.test_client()), auth.member("scorekeeper")
+    # Both phones load the card at version 1; A saves first.
+    a = phone_a.post(
+        f"/games/{game_id}/deals",
+        data={
+            "out": "0",
+            "score0": "100",
+            "score1": "50",
+            "version": "1",
+            "token": uuid.uuid4().hex,
+        },
+    )
+    b = phone_b.post(
+        f"/games/{game_id}/deals",
+        data={
+            "out": "1",
+            "score0": "60",
+            "score1": "200",
+            "version": "1",
+            "token": uuid.uuid4().hex,
+        },
+    )
+    assert a.status_code == 302
+    assert b.status_code == 409
+    page = b.get_data(as_text=True)
+    assert "changed since this page was loaded" in page
+    assert 'id="deal-1"' in page  # the current card, with A's deal, is shown
+    with app.app_context():
+        game = db.session.get(Game, game_id)
+        assert (game.deal_count, game.total0, game.total1) == (1, 100, 50)
+
+
+def test_a_double_tap_records_the_deal_once(table, app):
+    game_id = table.start_game()
+    data = {"out": "0", "score0": "100", "score1": "50", "version": "1", "token": "tap"}
+    phone = table.client
+    first, second = (phone.post(f"/games/{game_id}/deals", data=data) for _ in range(2))
+    assert (first.status_code, second.status_code) == (302, 302)
+    with app.app_context():
+        assert db.session.get(Game, game_id).deal_count == 1
+
+
+def test_templates_and_static_files_ship_with_the_package(app, client):
+    assert app.jinja_loader.get_source(app.jinja_env, "table/game.html")
+    for name in ("style.css", "app.js"):
+        with client.get(f"/static/{name}") as response:
+            assert response.status_code == 200
+
+
+NUL_REQUESTS = [
+    ("/leagues/our-table/players", {"name": "A\x00b"}),
+    ("/leagues/our-table/games/new", {"player0": "A\x00b", "player1": "Ben", "small": "1"}),
+    ("/login", {"username": "ad\x00min", "password": "x"}),
+    ("/leagues/new", {"name": "L\x00"}),
+    ("/leagues/our-table/seasons", {"name": "S\x00", "starts_on": "2026-01-01"}),
+    ("/leagues/our-table/members", {"username": "u\x00", "role": "viewer"}),
+]
+
+
+@pytest.mark.parametrize(("path", "data"), NUL_REQUESTS)
+def test_a_nul_character_is_a_400_that_changes_nothing(auth, client, path, data):
+    """PostgreSQL can't store or even compare a NUL, so none gets as far as a query."""
+    signed_in = auth.login(client)
+    with signed_in.application.app_context():
+        players_before = db.session.scalar(select(func.count()).select_from(Player))
+    response = signed_in.post(path, data=data)
+    assert response.status_code == 400
+    assert "Bad request" in response.get_data(as_text=True)
+    assert signed_in.get("/leagues/our-table/games?player=%00").status_code == 400
+    with signed_in.application.app_context():
+        assert db.session.scalar(select(func.count()).select_from(Player)) == players_before
+
+
+def test_a_nul_character_in_an_api_query_is_a_json_400(client):
+    response = client.get("/api/v1/leagues?cursor=%00")
+    assert response.status_code == 400
+    assert response.is_json
+    assert "error" in response.get_json()

@@ -98,6 +98,8 @@ def ensure_default_league() -> League:
 
 
 def league_by_slug(slug: str) -> League | None:
+    if "\x00" in slug:  # never in a slug, and PostgreSQL can't even compare one
+        return None
     return db.session.scalars(select(League).where(League.slug == slug)).first()
 
 

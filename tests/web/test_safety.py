@@ -111,8 +111,20 @@ def test_a_nul_character_is_a_400_that_changes_nothing(auth, client, path, data)
         assert db.session.scalar(select(func.count()).select_from(Player)) == players_before
 
 
-def test_a_nul_character_in_an_api_query_is_a_json_400(client):
-    response = client.get("/api/v1/leagues?cursor=%00")
-    assert response.status_code == 400
+@pytest.mark.parametrize(
+    "path",
+    ["/leagues/a%00b", "/leagues/a%00b/games", "/api/v1/leagues/a%00b", "/api/v1/leagues/%00"],
+)
+def test_a_nul_character_in_a_league_address_is_a_404(auth, client, path):
+    assert auth.login(client).get(path).status_code == 404
+
+
+@pytest.mark.parametrize(
+    ("query", "field"), [("player=A%00b", "player"), ("status=%00", "status"), ("page=%00", "page")]
+)
+def test_a_nul_character_in_an_api_query_is_a_422_naming_the_field(client, query, field):
+    """The API checks its own arguments (API.md: 422 names the field), NULs included."""
+    response = client.get(f"/api/v1/leagues/our-table/games?{query}")
+    assert response.status_code == 422
     assert response.is_json
-    assert "error" in response.get_json()
+    assert field in response.get_json()["fields"]

@@ -130,7 +130,12 @@ class Screen:
     def shot(self, label: str) -> Path:
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         path = ARTIFACTS / f"{label}-{self.name}.png"
+        # A full-page shot is one tall viewport, so the sticky Save bar would be drawn
+        # part-way down the form, over the star steppers: show it where it sits in the form.
+        bars = self.page.locator(".deal-form .actions")
+        bars.evaluate_all("bars => bars.forEach(bar => { bar.style.position = 'static'; })")
         self.page.screenshot(path=str(path), full_page=True)
+        bars.evaluate_all("bars => bars.forEach(bar => { bar.style.position = ''; })")
         return path
 
     def text(self, selector: str = "main") -> str:

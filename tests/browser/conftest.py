@@ -141,6 +141,11 @@ class Screen:
     def text(self, selector: str = "main") -> str:
         return " ".join(self.page.locator(selector).first.inner_text().split())
 
+    def overflow(self) -> int:
+        """How many pixels the page is wider than the screen (0: no sideways scrolling)."""
+        page = "document.documentElement"
+        return int(self.page.evaluate(f"{page}.scrollWidth - {page}.clientWidth"))
+
     def accessibility_violations(self) -> list[dict[str, Any]]:
         """axe-core's serious and critical violations on the current page."""
         from axe_playwright_python.base import AXE_SCRIPT

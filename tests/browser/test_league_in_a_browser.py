@@ -29,6 +29,7 @@ def test_standings_player_and_head_to_head(screen, wikipedia_card):
     assert re.search(r"Ana\s+3\s+2\s+1", standings), standings
     screen.shot("standings")
     assert screen.accessibility_violations() == []
+    assert screen.overflow() == 0  # the wide table scrolls on its own, the page doesn't
 
     screen.page.click("table a:has-text('Ana')")
     screen.page.wait_for_load_state()
@@ -36,6 +37,7 @@ def test_standings_player_and_head_to_head(screen, wikipedia_card):
     assert screen.page.locator("svg[role=img]").count() >= 1
     screen.shot("player")
     assert screen.accessibility_violations() == []
+    assert screen.overflow() == 0
 
     screen.page.locator("a[href*='head-to-head']").first.click()
     screen.page.wait_for_load_state()
@@ -44,8 +46,10 @@ def test_standings_player_and_head_to_head(screen, wikipedia_card):
     assert "Ben" in head_to_head
     screen.shot("head-to-head")
     assert screen.accessibility_violations() == []
+    assert screen.overflow() == 0
 
     for path in ("/leagues/our-table/owes", "/leagues/our-table/games"):
         screen.go(path)
         assert screen.accessibility_violations() == [], path
+        assert screen.overflow() == 0, path
     screen.shot("archive")

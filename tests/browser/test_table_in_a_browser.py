@@ -48,6 +48,7 @@ def test_pages_pass_the_accessibility_check(screen, wikipedia_card):
     for path in ("/login",):
         screen.go(path)
         assert screen.accessibility_violations() == [], path
+        assert screen.overflow() == 0, path
     screen.sign_in()
     screen.start_game()
     game_url = screen.page.url
@@ -58,11 +59,18 @@ def test_pages_pass_the_accessibility_check(screen, wikipedia_card):
         screen.base + "/games/new",
         game_url,
         game_url + "/deals/2",
+        game_url + "/deals/2/count",
         screen.base + "/account",
         screen.base + "/leagues/our-table/players",
+        screen.base + "/leagues/our-table/payments",
+        screen.base + "/leagues/our-table/seasons",
+        screen.base + "/leagues/our-table/settings",
+        screen.base + "/leagues/our-table/members",
+        screen.base + "/leagues/our-table/import",
     ):
-        screen.page.goto(url)
+        assert screen.page.goto(url).ok, url
         assert screen.accessibility_violations() == [], url
+        assert screen.overflow() == 0, url  # nothing scrolls sideways on a phone
 
 
 def tab_to(page, selector, limit=40):

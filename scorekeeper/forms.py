@@ -127,6 +127,12 @@ def typed_amount(text: str) -> str:
     return text.replace("$", "").strip().replace(",", ".")
 
 
+def typed_default(cents: int) -> str:
+    """An amount as a stake field shows it: ``0.25`` on an English page, ``0,25`` on a French."""
+    text = format_money(cents)
+    return text if in_english() else text.replace(".", ",")
+
+
 def _money(form: FlaskForm, field: StringField) -> None:
     if not field.data:
         return
@@ -181,7 +187,7 @@ class RulesForm(Form):
     )
     small = StringField(
         _l("Small stake ($ per 100 points)"),
-        default="1.00",
+        default=lambda: typed_default(100),  # $1.00
         validators=[InputRequired(message=_l("Enter the small stake, e.g. 1 or 0.25.")), _money],
     )
     big = StringField(_l("Big stake ($ per game, natural, chapeau)"), validators=[_money])
@@ -206,8 +212,8 @@ class RulesForm(Form):
         stakes = defaults["stakes"]
         data = {
             **defaults["rules"],
-            "small": format_money(stakes["small"]),
-            "big": format_money(stakes["big"]),
+            "small": typed_default(stakes["small"]),
+            "big": typed_default(stakes["big"]),
         }
         return cls(prefix=prefix, data=data)
 

@@ -19,8 +19,9 @@ from babel.messages.mofile import read_mo, write_mo
 from babel.messages.pofile import read_po
 from jinja2 import Environment
 
-from scorekeeper.engine import counting, tally
+from scorekeeper.engine import Stakes, counting, tally
 from scorekeeper.messages import PROBLEMS
+from scorekeeper.models import Game, db
 
 ROOT = Path(__file__).resolve().parents[2]
 TRANSLATIONS = ROOT / "scorekeeper" / "translations" / "fr" / "LC_MESSAGES"
@@ -390,6 +391,21 @@ def test_the_league_and_account_pages_in_french(french, wikipedia_card, path) ->
     assert response.status_code in (200, 404)
     assert '<html lang="fr-CA">' in response.get_data(as_text=True)
     assert_french(response.get_data(as_text=True))
+
+
+def test_stakes_are_shown_and_typed_with_a_decimal_comma_in_french(french, table, app) -> None:
+    page = french.client.get("/leagues/our-table/games/new").get_data(as_text=True)
+    assert re.search(r'id="small"[^>]*value="1,00"', page), "the default stake, the French way"
+    game_id = french.start_game(small="0,25", big="")
+    with app.app_context():
+        assert db.session.get(Game, game_id).stakes == Stakes(small=25, big=75)
+    # On an English page a comma stays a thousands separator.
+    table.client.delete_cookie("lang")
+    page = table.client.get("/leagues/our-table/games/new").get_data(as_text=True)
+    assert re.search(r'id="small"[^>]*value="1.00"', page)
+    game_id = table.start_game(small="1,000")
+    with app.app_context():
+        assert db.session.get(Game, game_id).stakes.small == 100_000
 
 
 def test_money_and_numbers_in_each_language(app) -> None:

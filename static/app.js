@@ -148,7 +148,22 @@ function handOfWhoWentOut() {
   update();
 }
 
+// A refused save: the first field with a problem gets the focus, so its message
+// is in view (not under the deal form's Save bar) and the right field is ready
+// to be retyped. A question to confirm is brought into view instead.
+function showFirstProblem() {
+  const field = document.querySelector('main [aria-invalid="true"]');
+  if (field) {
+    field.focus({ preventScroll: true });
+    field.scrollIntoView({ block: "center" });
+    return;
+  }
+  const question = document.querySelector("main .confirm");
+  if (question) question.scrollIntoView({ block: "center" });
+}
+
 document.addEventListener("DOMContentLoaded", () => {
+  showFirstProblem();
   handOfWhoWentOut();
   presetFiller();
   starSteppers();

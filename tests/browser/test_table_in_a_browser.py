@@ -186,3 +186,22 @@ def test_save_is_in_thumb_reach_without_scrolling(screen, wikipedia_card):
     assert save["y"] >= 0
     assert save["y"] + save["height"] <= viewport["height"]  # on screen as the page opens
     assert save["width"] >= min(300, viewport["width"] * 0.6)  # wide: easy to hit
+
+
+def test_a_refused_deal_puts_its_first_problem_in_view_and_focus(screen, wikipedia_card):
+    screen.sign_in()
+    screen.start_game()
+    for deal in wikipedia_card[:4]:  # a score card long enough to push the form down
+        screen.record(*deal)
+    screen.expected_errors.append("status of 422")  # the refusal, as the browser logs it
+    screen.record(0, (17, 5000))
+    assert "multiples of 5" in screen.text("#score0-error")
+    assert screen.page.evaluate("document.activeElement.id") == "score0"
+    viewport = screen.page.viewport_size
+    save = screen.page.locator("button.save").bounding_box()
+    for message in ("#score0-error", "#score1-error"):
+        box = screen.page.locator(message).bounding_box()
+        assert box["y"] >= 0, message
+        assert box["y"] + box["height"] <= viewport["height"], message
+        assert box["y"] + box["height"] <= save["y"], f"{message} is under the Save bar"
+    assert "Deal 5" in screen.text(".deal-form h2")  # nothing was saved

@@ -196,6 +196,18 @@ class RulesForm(Form):
         if field.data is not None and field.data % 5:
             raise ValidationError(gettext("The target must be a multiple of 5."))
 
+    def validate_big(self, field: StringField) -> None:
+        """Left empty, the big stake is three times the small one: that too has a limit."""
+        if field.data or self.small.errors:
+            return
+        if 3 * parse_money(typed_amount(self.small.data or "")) > MAX_STAKE:
+            raise ValidationError(
+                gettext(
+                    "Three times the small stake is more than %(most)s: enter the big stake.",
+                    most=money_text(MAX_STAKE),
+                )
+            )
+
     @classmethod
     def for_preset(cls, preset: Preset, prefix: str = "", **kept: Any) -> Any:
         """A blank form with the preset's options filled in, keeping ``kept`` fields."""

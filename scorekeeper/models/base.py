@@ -1,11 +1,11 @@
 """The database object, the declarative base, and helpers every model uses."""
 
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Annotated
 
 from flask_sqlalchemy import SQLAlchemy
-from sqlalchemy import MetaData
-from sqlalchemy.orm import DeclarativeBase
+from sqlalchemy import BigInteger, MetaData
+from sqlalchemy.orm import DeclarativeBase, mapped_column
 
 NAMING_CONVENTION = {
     "ix": "ix_%(column_0_label)s",
@@ -26,6 +26,11 @@ if TYPE_CHECKING:  # db.Model is made at run time; to a type checker it is our B
     Model = Base
 else:
     Model = db.Model
+
+
+#: An amount of money in cents. 64 bits: a progressive game at high stakes can settle for
+#: more than 2³¹ cents ($21,474,836.47), which a PostgreSQL ``integer`` can't hold.
+Cents = Annotated[int, mapped_column(BigInteger)]
 
 
 def utcnow() -> datetime:

@@ -14,7 +14,7 @@ from sqlalchemy import CheckConstraint, Date, ForeignKey, Index, String, UniqueC
 from sqlalchemy.orm import Mapped, mapped_column
 
 from ..engine.rating import START
-from .base import Model, utcnow
+from .base import Cents, Model, utcnow
 from .table import Game
 
 
@@ -61,7 +61,7 @@ class GameResult(Model):
     finished_at: Mapped[datetime]
     won: Mapped[bool]
     #: Cents: the amount the loser pays, positive for the winner and negative for the loser.
-    net: Mapped[int]
+    net: Mapped[Cents]
     total: Mapped[int]
     opponent_total: Mapped[int]
     #: This player's total minus the opponent's (the winner's can be below 0 when a
@@ -76,7 +76,7 @@ class GameResult(Model):
     number: Mapped[int] = mapped_column(default=0)  # this player's 1st, 2nd … finished game
     rating_before: Mapped[int] = mapped_column(default=START)
     rating_after: Mapped[int] = mapped_column(default=START)
-    net_after: Mapped[int] = mapped_column(default=0)  # cents won minus lost so far
+    net_after: Mapped[Cents] = mapped_column(default=0)  # won minus lost so far
 
 
 class RecordColumns:
@@ -84,7 +84,7 @@ class RecordColumns:
 
     played: Mapped[int]
     won: Mapped[int]
-    net: Mapped[int]  # cents
+    net: Mapped[Cents]
     naturals: Mapped[int]
     chapeaux: Mapped[int]
     skunks_given: Mapped[int]
@@ -130,10 +130,10 @@ class PairRecord(Model):
     league_id: Mapped[int] = mapped_column(ForeignKey("league.id", ondelete="CASCADE"), index=True)
     played: Mapped[int]
     won: Mapped[int]
-    net: Mapped[int]  # cents, from the player's side
+    net: Mapped[Cents]  # from the player's side
     unpaid_games: Mapped[int]  # finished games not marked paid yet
-    unpaid_won: Mapped[int]  # cents the opponent owes the player for those games
-    unpaid_lost: Mapped[int]  # cents the player owes the opponent for them
+    unpaid_won: Mapped[Cents]  # the opponent owes the player for those games
+    unpaid_lost: Mapped[Cents]  # the player owes the opponent for them
 
 
 # The league pages read games newest first (keyset on id), per league, per player, per

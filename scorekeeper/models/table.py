@@ -13,7 +13,7 @@ from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from ..counted_cards import CountedCards
 from ..engine import DifferenceRule, Preset, Rules, Seat, SkunkRule, Stakes, Tally
-from .base import Model, utcnow
+from .base import Cents, Model, utcnow
 
 IN_PROGRESS = "in_progress"
 FINISHED = "finished"
@@ -71,8 +71,8 @@ class Game(Model):
     natural_needed: Mapped[bool]
     skunk: Mapped[str] = mapped_column(String(10))
     difference: Mapped[str] = mapped_column(String(10))
-    small_stake: Mapped[int]  # cents
-    big_stake: Mapped[int]  # cents
+    small_stake: Mapped[Cents]
+    big_stake: Mapped[Cents]
 
     #: Bumped on every change, so a page loaded before a change can't overwrite it.
     version: Mapped[int] = mapped_column(default=1)
@@ -87,7 +87,7 @@ class Game(Model):
     chapeaux0: Mapped[int] = mapped_column(default=0)
     chapeaux1: Mapped[int] = mapped_column(default=0)
     winner_seat: Mapped[int | None]
-    amount_due: Mapped[int | None]  # cents the loser pays, once finished
+    amount_due: Mapped[Cents | None]  # the loser pays, once finished
     finished_at: Mapped[datetime | None]
 
     #: When the loser's payment was marked paid; a paid game is locked.

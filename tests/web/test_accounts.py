@@ -1,6 +1,8 @@
 """Accounts: the first administrator, signing in and out, passwords, throttling, the CLI."""
 
-from scorekeeper import accounts
+import re
+
+from scorekeeper import accounts, services
 from scorekeeper.models import ApiToken, User, db
 
 
@@ -171,6 +173,27 @@ def test_league_defaults_start_new_games_and_never_change_past_ones(table, app):
     with app.app_context():
         game = db.session.get(Game, old_game)
         assert (game.target, game.big_stake, game.amount_due) == (1200, 300, 3000)  # ($3 + $12) × 2
+
+
+def test_league_defaults_refuse_a_big_stake_over_the_limit_beside_its_field(table, app):
+    response = table.client.post(
+        "/leagues/our-table/settings",
+        data={
+            "defaults-preset": "standard",
+            "defaults-target": "1200",
+            "defaults-skunk": "multiply",
+            "defaults-difference": "round",
+            "defaults-small": "5000",
+            "defaults-big": "",
+            "defaults-save_defaults": "1",
+        },
+    )
+    assert response.status_code == 200
+    page = response.get_data(as_text=True)
+    assert "Three times the small stake is more than $10,000.00: enter the big stake." in page
+    assert re.search(r'<input aria-describedby="[^"]*defaults-big-error" aria-invalid="true"', page)
+    with app.app_context():
+        assert services.league_by_slug("our-table").defaults is None
 
 
 def test_league_settings_rename_and_make_private(table, app, auth):

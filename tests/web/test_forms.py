@@ -151,6 +151,7 @@ def new_game_form(app, **fields):
         ({"small": "0"}, "small", "more than zero"),
         ({"small": "-1"}, "small", "more than zero"),
         ({"big": "20000"}, "big", "at most $10,000"),
+        ({"small": "3333.34"}, "big", "Three times the small stake is more than $10,000.00"),
         ({"small": ""}, "small", "Enter the small stake"),
     ],
 )
@@ -164,6 +165,15 @@ def test_new_game_form_takes_cents_stakes(app):
     form, valid = new_game_form(app, small="0.25", big="0.75")
     assert valid is True
     assert (form.stakes.small, form.stakes.big) == (25, 75)
+
+
+def test_a_small_stake_whose_triple_is_the_limit_takes_it_as_the_big_one(app):
+    form, valid = new_game_form(app, small="3333.33")
+    assert valid is True
+    assert (form.stakes.small, form.stakes.big) == (333_333, 999_999)
+    form, valid = new_game_form(app, small="5000", big="10000")
+    assert valid is True
+    assert (form.stakes.small, form.stakes.big) == (500_000, 1_000_000)
 
 
 def test_rejected_new_game_keeps_what_was_typed(table, app):

@@ -99,6 +99,57 @@ def test_big_stake_defaults_to_three_times_the_small_one(table, app):
         assert db.session.get(Game, game_id).stakes.big == 600
 
 
+def test_a_small_stake_too_big_to_triple_asks_for_the_big_one(table, app):
+    response = table.client.post(
+        "/leagues/our-table/games/new",
+        data={
+            "player0": "Ana",
+            "player1": "Ben",
+            "preset": "standard",
+            "target": "1200",
+            "skunk": "multiply",
+            "difference": "round",
+            "small": "5000",
+            "big": "",
+            "first_dealer": "0",
+            "submit": "1",
+        },
+    )
+    assert response.status_code == 200
+    page = response.get_data(as_text=True)
+    assert "Three times the small stake is more than $10,000.00: enter the big stake." in page
+    assert 'value="5000"' in page
+    with app.app_context():
+        assert db.session.scalar(db.select(db.func.count(Game.id))) == 0
+
+
+def test_a_settlement_past_two_to_the_31_cents_is_kept_and_shown(table, app):
+    """Money columns are 64 bits: PostgreSQL's ``integer`` refused this game's end."""
+    game_id = table.start_game(
+        preset="progressive",
+        target="2000",
+        progressive="y",
+        skunk="mark",
+        small="10000",
+        big="10000",
+    )
+    for _ in range(5):
+        response = table.record(game_id, 0, (15, -1140), (14, 0), confirm="1")
+        assert response.status_code == 302
+    response = table.record(game_id, 0, (2000, 0), confirm="1")
+    assert response.status_code == 302
+    # 2,075 to −5,700: a difference of 2,100 + 5,700 = 78 small stakes, then big stakes:
+    # the game 1, Ana's 70 progressive naturals 1 + 2 + … + 70 = 2,485, Ben's 5 chapeaux
+    # 1 + … + 5 = 15, and the skunk mark 1 — 2,580 × $10,000.
+    with app.app_context():
+        game = db.session.get(Game, game_id)
+        assert (game.total0, game.total1, game.winner_seat) == (2075, -5700, 0)
+        assert game.amount_due == 2_580_000_000 > 2**31
+    assert "Ben pays Ana $25,800,000.00" in text_of(table.page(game_id))
+    owes = table.client.get("/leagues/our-table/owes").get_data(as_text=True)
+    assert "$25,800,000.00" in owes
+
+
 def test_edited_options_make_custom_rules(table, app):
     game_id = table.start_game(target="1500")
     with app.app_context():

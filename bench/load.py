@@ -43,6 +43,7 @@ from urllib.parse import urlencode
 from sqlalchemy import select
 
 from scorekeeper.engine import Tally
+from scorekeeper.forms import confirmation
 from scorekeeper.models import Deal, League, db
 
 from .common import (
@@ -237,7 +238,7 @@ def scorekeeper(number: int, port: int, stats: Stats, saved: Saved, window: Wind
                 "csrf_token": fields["csrf_token"],
                 "token": fields["token"],
                 "version": fields["version"],
-                "confirm": "1",  # a high score or a star on a small one: confirmed
+                "confirm": confirmation(tally),  # a high score or a star on a small one
                 "cards": "",
                 "out": str(int(tally.out)),
                 "score0": str(tally.scores[0]),

@@ -295,6 +295,9 @@ TALLY_FIELDS = {
 }
 
 
+_VERSION = re.compile(r"[0-9]{1,9}")
+
+
 class ButtonForm(Form):
     """A one-button form: nothing but its CSRF token."""
 
@@ -306,7 +309,18 @@ class GameChangeForm(ButtonForm):
 
     @property
     def expected_version(self) -> int | None:
-        return int(self.version.data) if (self.version.data or "").isdigit() else None
+        """The version the page showed (None: it sent none). Anything else than a version
+        matches none (0), so the change is refused as made on an out-of-date page."""
+        text = self.version.data or ""
+        if not text:
+            return None
+        return int(text) if _VERSION.fullmatch(text) else 0
+
+
+def confirmation(tally: Tally) -> str:
+    """What "Yes, save it as typed" sends: the numbers it confirms (``0 1100 50 0 0``), so a
+    confirmation never carries numbers changed after the question past it unchecked."""
+    return " ".join(str(number) for number in (int(tally.out), *tally.scores, *tally.stars))
 
 
 class DealForm(GameChangeForm):
@@ -327,6 +341,7 @@ class DealForm(GameChangeForm):
     stars0 = StringField(_l("Stars"), default="0")
     stars1 = StringField(_l("Stars"), default="0")
     token = HiddenField(default=lambda: uuid.uuid4().hex)
+    #: The :func:`confirmation` of the tally the scorekeeper confirmed, if any.
     confirm = HiddenField(default="")
     #: The cards the tally was counted from, as JSON (the counting help fills it in).
     cards = HiddenField(default="")
@@ -371,10 +386,16 @@ class DealForm(GameChangeForm):
             return False
         cards = CountedCards.loads(self.cards.data)
         self.counted = cards if cards is not None and cards.agrees_with(self.tally) else None
-        # A tally counted from the cards needs no second look; a typed one may.
-        if self.confirm.data != "1" and self.counted is None:
+        # A tally counted from the cards needs no second look; a typed one may, unless
+        # these very numbers were confirmed.
+        if self.confirm.data != confirmation(self.tally) and self.counted is None:
             self.warnings = tally_warnings(self.tally)
         return not self.warnings
+
+    @property
+    def confirmation(self) -> str:
+        """The value of the button that confirms this form's tally."""
+        return confirmation(self.tally) if self.tally is not None else ""
 
 
 # Accounts and leagues --------------------------------------------------------

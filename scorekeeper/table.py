@@ -167,7 +167,9 @@ def record_deal(game_id: int) -> tuple[str, int] | Response:
         )
     except services.Conflict as conflict:
         flash(conflict.message, "error")
-        return _render_game(db.get_or_404(Game, game_id), None, 409)
+        game = db.get_or_404(Game, game_id)
+        # What was typed stays in the form, to be saved against the card as it is now.
+        return _render_game(game, None if game.finished or game.locked else form, 409)
     if recorded:
         flash(gettext("Deal %(number)s saved.", number=game.deal_count))
         if form.cards_dropped:

@@ -21,6 +21,8 @@ from sqlalchemy.engine import make_url
 
 from scorekeeper import create_app
 from scorekeeper.database import database_url
+from scorekeeper.engine import Seat, Tally
+from scorekeeper.forms import confirmation
 from scorekeeper.models import db
 
 IN_CI = os.environ.get("CI") == "true"
@@ -164,6 +166,11 @@ def auth(app: Flask) -> Auth:
     return Auth(app)
 
 
+def confirmed(out: int, scores: tuple[int, int], stars: tuple[int, int] = (0, 0)) -> str:
+    """The value "Yes, save it as typed" sends for these numbers."""
+    return confirmation(Tally(Seat(out), scores, stars))
+
+
 class Table:
     """A scorekeeper at the table, using the pages through a test client.
 
@@ -203,8 +210,10 @@ class Table:
         out: int,
         scores: tuple[int, int],
         stars: tuple[int, int] = (0, 0),
+        confirm: bool = False,
         **extra: str,
     ) -> Any:
+        """Post a deal; ``confirm``: as after "Yes, save it as typed" for these numbers."""
         data = {
             "out": str(out),
             "score0": str(scores[0]),
@@ -212,6 +221,7 @@ class Table:
             "stars0": str(stars[0]),
             "stars1": str(stars[1]),
             "token": uuid.uuid4().hex,
+            **({"confirm": confirmed(out, scores, stars)} if confirm else {}),
             **extra,
         }
         return self.client.post(f"/games/{game_id}/deals", data=data)

@@ -152,7 +152,7 @@ def test_league_defaults_start_new_games_and_never_change_past_ones(table, app):
     from scorekeeper.models import Game
 
     old_game = table.start_game()
-    table.record(old_game, 0, (1250, 50), confirm="1")
+    table.record(old_game, 0, (1250, 50), confirm=True)
     response = table.client.post(
         "/leagues/our-table/settings",
         data={

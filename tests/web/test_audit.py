@@ -13,7 +13,7 @@ def events(app, game_id):
 
 def test_every_change_is_kept_with_who_and_the_values_before_and_after(table, app):
     game_id = table.start_game()
-    table.record(game_id, 0, (1000, 50), confirm="1")
+    table.record(game_id, 0, (1000, 50), confirm=True)
     table.record(game_id, 0, (300, 40))  # 1,300: the game is over
     table.client.post(
         f"/games/{game_id}/deals/2",
@@ -45,7 +45,7 @@ def test_members_read_the_history_on_the_game_page_and_visitors_do_not(table, ap
 
 def finished_game(table):
     game_id = table.start_game()
-    table.record(game_id, 0, (1250, 50), confirm="1")
+    table.record(game_id, 0, (1250, 50), confirm=True)
     return game_id
 
 
@@ -58,7 +58,7 @@ def test_marking_paid_locks_the_game_until_an_admin_unlocks_it(table, app, auth)
     assert ">Fix<" not in page
     refused = scorekeeper.post(
         f"/games/{game_id}/deals/1",
-        data={"out": "0", "score0": "1200", "score1": "50", "confirm": "1"},
+        data={"out": "0", "score0": "1200", "score1": "50", "confirm": "0 1200 50 0 0"},
     )
     assert refused.status_code == 409
     assert "locked" in refused.get_data(as_text=True)
@@ -71,7 +71,7 @@ def test_marking_paid_locks_the_game_until_an_admin_unlocks_it(table, app, auth)
     assert (
         table.client.post(
             f"/games/{game_id}/deals/1",
-            data={"out": "0", "score0": "1200", "score1": "50", "confirm": "1"},
+            data={"out": "0", "score0": "1200", "score1": "50", "confirm": "0 1200 50 0 0"},
         ).status_code
         == 302
     )

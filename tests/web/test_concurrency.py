@@ -99,7 +99,7 @@ def test_games_of_one_league_ending_together_all_end(table, app, auth):
     clients = phones(app, auth)
     games = [table.start_game(f"Ana {i}", f"Ben {i}") for i in range(THREADS)]
     for game_id in games:
-        assert table.record(game_id, 0, (1100, 1000), confirm="1").status_code == 302
+        assert table.record(game_id, 0, (1100, 1000), confirm=True).status_code == 302
     statuses = run_together(
         lambda i: (
             clients[i]

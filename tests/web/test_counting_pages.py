@@ -344,7 +344,7 @@ def test_counting_needs_a_scorekeeper(table, auth, client):
 
 def test_a_finished_game_counts_no_more_deals(table):
     game_id = table.start_game()
-    table.record(game_id, 0, (1200, 0), confirm="1")
+    table.record(game_id, 0, (1200, 0), confirm=True)
     response = table.client.get(f"/games/{game_id}/count")
     assert response.status_code == 302
     follow = table.client.get(response.headers["Location"]).get_data(as_text=True)

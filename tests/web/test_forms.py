@@ -44,13 +44,13 @@ def test_deal_form_rejects_each_rule_beside_its_field(app, fields, field, messag
     "fields",
     [
         {"score1": "-1140"},
-        {"score0": "4560", "confirm": "1"},
+        {"score0": "4560", "confirm": "0 4560 50 0 0"},
         {"score0": "15"},
-        {"stars0": "14", "confirm": "1"},
-        {"stars1": "13", "confirm": "1"},
+        {"stars0": "14", "confirm": "0 100 50 14 0"},
+        {"stars1": "13", "confirm": "0 100 50 0 13"},
         {"score1": "0"},
         {"score1": "−50"},  # a typographic minus, as some keyboards type it
-        {"score0": " 1,100 ", "confirm": "1"},
+        {"score0": " 1,100 ", "confirm": "0 1100 50 0 0"},
     ],
 )
 def test_deal_form_accepts_the_edges(app, fields):
@@ -63,7 +63,7 @@ def test_unusual_values_ask_to_confirm_instead_of_refusing(app):
     assert valid is False
     assert [w.field for w in form.warnings] == ["scores.0"]
     assert not form.score0.errors
-    form, valid = deal_form(app, score0="1100", confirm="1")
+    form, valid = deal_form(app, score0="1100", confirm="0 1100 50 0 0")
     assert valid is True
 
 
@@ -92,10 +92,27 @@ def test_confirmation_round_trip_through_the_page(table, app):
     page = response.get_data(as_text=True)
     assert response.status_code == 200
     assert "1,100 is an unusually high deal score." in page
-    assert 'name="confirm" value="1"' in page
-    assert table.record(game_id, 0, (1100, 50), token="t1", confirm="1").status_code == 302
+    assert 'name="confirm" value="0 1100 50 0 0"' in page
+    assert table.record(game_id, 0, (1100, 50), token="t1", confirm=True).status_code == 302
     with app.app_context():
         assert db.session.get(Game, game_id).total0 == 1100
+
+
+@pytest.mark.parametrize("confirm", ["1", "0 1100 50 0 0", "0 1150 50 0 0 0", "yes"])
+def test_a_confirmation_holds_only_for_the_numbers_it_was_asked_about(table, app, confirm):
+    """Asked about 1,100, the scorekeeper types 1,150 and taps "Yes, save it as typed" (or
+    Go): the new number gets its own question; nothing is saved unasked."""
+    game_id = table.start_game()
+    response = table.client.post(
+        f"/games/{game_id}/deals",
+        data={"out": "0", "score0": "1150", "score1": "50", "confirm": confirm},
+    )
+    assert response.status_code == 200
+    page = response.get_data(as_text=True)
+    assert "1,150 is an unusually high deal score." in page
+    assert 'name="confirm" value="0 1150 50 0 0"' in page
+    with app.app_context():
+        assert db.session.get(Game, game_id).deal_count == 0
 
 
 def test_player_form_trims_and_limits_names(app):

@@ -111,7 +111,7 @@ def test_hostile_form_posts_never_fail_and_refusals_change_nothing(table, app, d
     game_id = table.start_game(f"A{uuid.uuid4().hex[:6]}", f"B{uuid.uuid4().hex[:6]}")
     table.record(game_id, 0, (100, 50))
     done = table.start_game(f"C{uuid.uuid4().hex[:6]}", f"D{uuid.uuid4().hex[:6]}")
-    table.record(done, 0, (1250, 50), confirm="1")
+    table.record(done, 0, (1250, 50), confirm=True)
     path = data.draw(st.sampled_from(sorted(FORMS)))
     fields = data.draw(st.lists(st.sampled_from(FORMS[path]), unique=True))
     form = {field: data.draw(value) for field in fields}

@@ -134,9 +134,9 @@ def test_a_settlement_past_two_to_the_31_cents_is_kept_and_shown(table, app):
         big="10000",
     )
     for _ in range(5):
-        response = table.record(game_id, 0, (15, -1140), (14, 0), confirm="1")
+        response = table.record(game_id, 0, (15, -1140), (14, 0), confirm=True)
         assert response.status_code == 302
-    response = table.record(game_id, 0, (2000, 0), confirm="1")
+    response = table.record(game_id, 0, (2000, 0), confirm=True)
     assert response.status_code == 302
     # 2,075 to −5,700: a difference of 2,100 + 5,700 = 78 small stakes, then big stakes:
     # the game 1, Ana's 70 progressive naturals 1 + 2 + … + 70 = 2,485, Ben's 5 chapeaux
@@ -220,7 +220,7 @@ def test_a_page_out_of_date_is_refused_with_the_current_card(table, app):
 
 def test_finished_game_takes_no_more_deals(table, app):
     game_id = table.start_game()
-    table.record(game_id, 0, (1200, 0), confirm="1")
+    table.record(game_id, 0, (1200, 0), confirm=True)
     response = table.record(game_id, 0, (100, 50))
     assert response.status_code == 409
     assert "takes no more deals" in response.get_data(as_text=True)
@@ -230,7 +230,7 @@ def test_finished_game_takes_no_more_deals(table, app):
 
 def test_tie_at_the_target_plays_on(table):
     game_id = table.start_game()
-    table.record(game_id, 0, (1200, 1200), confirm="1")
+    table.record(game_id, 0, (1200, 1200), confirm=True)
     page = table.page(game_id)
     assert 'id="deal-form"' in page
     assert "Settlement" not in page
@@ -276,7 +276,7 @@ def test_a_fix_that_would_end_the_game_before_later_deals_is_refused(table, app,
             "score1": "160",
             "stars0": "0",
             "stars1": "0",
-            "confirm": "1",
+            "confirm": "0 1290 160 0 0",
         },
     )
     assert response.status_code == 409
@@ -320,7 +320,7 @@ def test_undo_on_an_empty_card_says_there_is_nothing_to_undo(table):
 
 def test_deleting_the_winning_deal_puts_the_game_back_in_progress(table, app):
     game_id = table.start_game()
-    table.record(game_id, 0, (1250, 0), confirm="1")
+    table.record(game_id, 0, (1250, 0), confirm=True)
     table.client.post(f"/games/{game_id}/undo", data={})
     with app.app_context():
         game = db.session.get(Game, game_id)
@@ -338,7 +338,7 @@ def test_unknown_games_and_deals_are_404(table):
 
 def test_settlement_page_for_a_skunk_shows_the_multiplier(table):
     game_id = table.start_game()
-    table.record(game_id, 0, (1250, 590), confirm="1")
+    table.record(game_id, 0, (1250, 590), confirm=True)
     settlement = text_of(section(table.page(game_id), "settlement"))
     assert "Skunk ×2" in settlement
     assert "every payment doubled ($10.00 × 2)" in settlement
@@ -348,7 +348,7 @@ def test_settlement_page_for_a_skunk_shows_the_multiplier(table):
 def test_progressive_settlement_shows_the_arithmetic(table):
     game_id = table.start_game(preset="progressive", target="2000", progressive="y", skunk="mark")
     table.record(game_id, 0, (1000, 900), (3, 0))
-    table.record(game_id, 0, (1100, -40), confirm="1")
+    table.record(game_id, 0, (1100, -40), confirm=True)
     settlement = text_of(section(table.page(game_id), "settlement"))
     assert "Ana's naturals 3: $3.00 + $6.00 + $9.00 $18.00" in settlement
     assert "Ben's chapeaux 1: $3.00 $3.00" in settlement

@@ -1,5 +1,6 @@
 """CSRF, security headers, and two phones on one game."""
 
+import re
 import uuid
 
 import pytest
@@ -68,6 +69,31 @@ def test_two_phones_one_stale_save_is_refused_not_applied(table, app, auth):
     with app.app_context():
         game = db.session.get(Game, game_id)
         assert (game.deal_count, game.total0, game.total1) == (1, 100, 50)
+    # B's typed deal waits in the form, now on the current version: one tap saves it.
+    form = dict(re.findall(r'<input[^>]* name="(\w+)"[^>]* value="([^"]*)"', page))
+    assert (form["score0"], form["score1"], form["version"]) == ("60", "200", "2")
+    assert '<input checked id="out-1" name="out"' in page  # who went out: the second player
+    again = phone_b.post(f"/games/{game_id}/deals", data={**form, "out": "1"})
+    assert again.status_code == 302
+    with app.app_context():
+        assert db.session.get(Game, game_id).total1 == 250
+
+
+@pytest.mark.parametrize("version", ["abc", "²", "9" * 5000, "-1", "0"])
+def test_a_change_from_a_page_with_a_garbled_version_is_refused(table, app, version):
+    game_id = table.start_game()
+    table.record(game_id, 0, (100, 50))
+    table.record(game_id, 0, (100, 50))
+    for path in ("undo", "deals/1/delete"):
+        response = table.client.post(f"/games/{game_id}/{path}", data={"version": version})
+        assert response.status_code == 409
+    response = table.client.post(
+        f"/games/{game_id}/deals",
+        data={"out": "0", "score0": "100", "score1": "50", "version": version},
+    )
+    assert response.status_code == 409
+    with app.app_context():
+        assert db.session.get(Game, game_id).deal_count == 2
 
 
 def test_a_double_tap_records_the_deal_once(table, app):

@@ -4,7 +4,6 @@ from flask import Blueprint, abort, flash, redirect, render_template, url_for
 from werkzeug.wrappers import Response
 
 from . import accounts, services
-from .engine import Preset
 from .forms import LeagueDefaultsForm, LeagueForm, MemberForm, RoleForm
 from .i18n import gettext
 from .messages import role_label
@@ -48,11 +47,12 @@ def settings(slug: str) -> str | Response:
     league = _league_for_admin(slug)
     form = LeagueForm(obj=league, prefix="league")
     defaults = LeagueDefaultsForm.from_defaults(league.defaults, prefix="defaults")
-    if defaults.apply_preset.data and defaults.preset.data in set(Preset):
+    if preset := defaults.preset_to_fill():
+        asked = defaults.apply_preset.data
         kept = {"small": defaults.small.data, "big": defaults.big.data}
-        defaults = LeagueDefaultsForm.for_preset(
-            Preset(defaults.preset.data), prefix="defaults", **kept
-        )
+        defaults = LeagueDefaultsForm.for_preset(preset, prefix="defaults", **kept)
+        if not asked:
+            defaults.say_filled(preset, gettext("save the defaults"))
     elif form.submit.data and form.validate_on_submit():
         try:
             accounts.update_league(

@@ -213,6 +213,32 @@ class RulesForm(Form):
         """A blank form with the preset's options filled in, keeping ``kept`` fields."""
         return cls(formdata=None, prefix=prefix, data={**rules_data(PRESETS[preset]), **kept})
 
+    def preset_to_fill(self) -> Preset | None:
+        """The preset whose options the form is to be shown with instead of being saved: the
+        one picked when "Fill in these rules" was pressed, or one picked while the options
+        are still exactly another preset's. (Without JavaScript, picking a preset changes
+        nothing below it; a tap on Progressive mustn't quietly start a Standard game.)"""
+        if not self.is_submitted() or self.preset.data not in set(Preset):
+            return None
+        picked = Preset(self.preset.data)
+        if self.apply_preset.data:
+            return picked
+        try:
+            shown = self.rules.matching_preset()
+        except ValueError:  # an option out of range: validation will say so
+            return None
+        return picked if shown not in (None, picked) else None
+
+    def say_filled(self, preset: Preset, then: str) -> None:
+        """Beside the presets: the options were filled in without being asked for."""
+        self.preset.errors = [
+            gettext(
+                "The options below now follow %(preset)s. Check them, then %(then)s.",
+                preset=PRESET_LABELS[preset],
+                then=then,
+            )
+        ]
+
     @classmethod
     def from_defaults(cls, defaults: dict[str, Any] | None, prefix: str = "") -> Any:
         """A form showing a league's defaults (or the Standard preset and $1–$3).

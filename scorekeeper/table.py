@@ -8,7 +8,6 @@ from werkzeug.wrappers import Response
 
 from . import services
 from .charts import running_totals_chart
-from .engine import Preset
 from .forms import DealForm, GameChangeForm, NewGameForm, PlayerForm
 from .i18n import gettext
 from .i18n import lazy_gettext as _l
@@ -93,15 +92,18 @@ def new_game(slug: str) -> str | Response:
     league = _league_or_404(slug)
     require_role(league, Role.SCOREKEEPER)
     form = NewGameForm() if request.method == "POST" else NewGameForm.from_defaults(league.defaults)
-    if form.apply_preset.data and form.preset.data in set(Preset):
+    if preset := form.preset_to_fill():
+        asked = form.apply_preset.data
         form = NewGameForm.for_preset(
-            Preset(form.preset.data),
+            preset,
             player0=form.player0.data,
             player1=form.player1.data,
             small=form.small.data,
             big=form.big.data,
             first_dealer=form.first_dealer.data,
         )
+        if not asked:
+            form.say_filled(preset, gettext("start the game"))
     elif form.validate_on_submit():
         try:
             game = services.start_game(

@@ -190,6 +190,41 @@ def test_apply_preset_without_javascript_fills_every_option(table):
     assert 'value="2"' in page
 
 
+def test_a_preset_picked_but_not_filled_in_is_filled_in_and_said_not_ignored(table, app):
+    """Without JavaScript, tapping Progressive leaves Standard's options below it; starting
+    then shows Progressive's options to check instead of a quiet Standard game."""
+    fields = {
+        "player0": "Ana",
+        "player1": "Ben",
+        "preset": "progressive",
+        "target": "1200",
+        "skunk": "multiply",
+        "difference": "round",
+        "small": "2",
+        "first_dealer": "0",
+        "submit": "1",
+    }
+    response = table.client.post("/leagues/our-table/games/new", data=fields)
+    assert response.status_code == 200
+    page = response.get_data(as_text=True)
+    assert "The options below now follow Progressive" in text_of(page)
+    assert 'value="2000"' in page
+    with app.app_context():
+        assert db.session.scalar(db.select(db.func.count(Game.id))) == 0
+    # The options as shown now are Progressive's: starting again starts that game.
+    progressive = {**fields, "target": "2000", "progressive": "y", "skunk": "mark"}
+    game_id = table.start_game(**progressive)
+    with app.app_context():
+        assert db.session.get(Game, game_id).preset == "progressive"
+    # Options changed by hand are the rules, whatever preset is still picked.
+    game_id = table.start_game(**{**fields, "target": "1500"})
+    with app.app_context():
+        assert (db.session.get(Game, game_id).target, db.session.get(Game, game_id).preset) == (
+            1500,
+            None,
+        )
+
+
 def test_first_dealer_drawn_at_random_is_a_seat(table, app):
     game_id = table.start_game(first_dealer="random")
     with app.app_context():

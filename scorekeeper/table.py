@@ -139,7 +139,6 @@ def _render_game(game: Game, form: DealForm | None = None, status: int = 200) ->
         can_score=can_score,
         can_admin=may(game.league, Role.ADMIN),
         history=services.history(game.id) if role_in(game.league) else None,
-        change_form=GameChangeForm(formdata=None, data={"version": game.version}),
     )
     return page, status
 

@@ -146,6 +146,14 @@ class Screen:
         page = "document.documentElement"
         return int(self.page.evaluate(f"{page}.scrollWidth - {page}.clientWidth"))
 
+    def duplicate_ids(self) -> list[str]:
+        """Ids used more than once on the current page (a label or an error message
+        tied to one of them could name the wrong field)."""
+        ids: list[str] = self.page.evaluate(
+            "[...document.querySelectorAll('[id]')].map((element) => element.id)"
+        )
+        return sorted({name for name in ids if ids.count(name) > 1})
+
     def accessibility_violations(self) -> list[dict[str, Any]]:
         """axe-core's serious and critical violations on the current page."""
         from axe_playwright_python.base import AXE_SCRIPT

@@ -70,6 +70,7 @@ def test_pages_pass_the_accessibility_check(screen, wikipedia_card):
     ):
         assert screen.page.goto(url).ok, url
         assert screen.accessibility_violations() == [], url
+        assert screen.duplicate_ids() == [], url
         assert screen.overflow() == 0, url  # nothing scrolls sideways on a phone
 
 

@@ -401,3 +401,50 @@ def test_ids_beyond_any_database_integer_are_404(table):
     assert table.client.get("/games/99999999999999999999").status_code == 404
     assert table.client.post("/games/9999999999999/deals", data={}).status_code == 404
     assert table.client.get("/games/1/deals/99999999999999999999").status_code == 404
+
+
+def ids_used_twice(page: str) -> list[str]:
+    ids = re.findall(r'\sid="([^"]+)"', page)
+    return sorted({name for name in ids if ids.count(name) > 1})
+
+
+def test_no_id_is_used_twice_on_a_page_of_many_forms(table, make_app):
+    """Each form on a page (deal, undo, payment; a season's Remove) carries its own CSRF
+    token and version, without ids that would repeat."""
+    with_csrf = make_app(WTF_CSRF_ENABLED=True).test_client()  # as served: tokens drawn
+    with_csrf.set_cookie("session", table.client.get_cookie("session").value)
+
+    def page(path: str) -> str:
+        response = with_csrf.get(path)
+        assert response.status_code == 200
+        html = response.get_data(as_text=True)
+        assert 'name="csrf_token"' in html
+        return html
+
+    game_id = table.start_game()
+    table.record(game_id, 0, (100, 50))
+    table.record(game_id, 1, (50, 100))
+    assert "Undo deal 2" in (playing := page(f"/games/{game_id}"))
+    assert ids_used_twice(playing) == []
+    assert "Delete deal 1" in (fix := page(f"/games/{game_id}/deals/1"))
+    assert ids_used_twice(fix) == []
+    table.record(game_id, 0, (1200, 0), confirm=True)
+    assert "Not paid yet." in (finished := page(f"/games/{game_id}"))
+    assert ids_used_twice(finished) == []
+    for name, starts in (("Spring", "2026-03-01"), ("Fall", "2026-09-01")):
+        table.client.post(
+            "/leagues/our-table/seasons",
+            data={"name": name, "starts_on": starts, "ends_on": starts[:5] + "12-31"},
+        )
+    assert "Fall" in (seasons := page("/leagues/our-table/seasons"))
+    assert ids_used_twice(seasons) == []
+
+
+def test_once_paid_the_settlement_says_the_loser_paid(table):
+    game_id = table.start_game()
+    table.record(game_id, 0, (1250, 50), confirm=True)
+    assert "Ben pays Ana $" in text_of(table.page(game_id))
+    assert table.client.post(f"/games/{game_id}/paid").status_code == 302
+    paid = text_of(table.page(game_id))
+    assert "Ben paid Ana $" in paid
+    assert "Ben pays Ana" not in paid

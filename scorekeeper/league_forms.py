@@ -9,7 +9,11 @@ from .forms import Form, squeezed
 from .i18n import gettext
 from .i18n import lazy_gettext as _l
 from .league_queries import MAX_ID
-from .seasons import MAX_SEASON_NAME
+from .seasons import LAST_SEASON_DAY, MAX_SEASON_NAME
+from .services import EARLIEST_DAY
+
+#: A browser's date picker offers only the days a season may have (seasons.check_season).
+SEASON_DAYS = {"min": EARLIEST_DAY.isoformat(), "max": LAST_SEASON_DAY.isoformat()}
 
 
 class SeasonForm(Form):
@@ -27,10 +31,12 @@ class SeasonForm(Form):
     starts_on = DateField(
         _l("First day"),
         validators=[InputRequired(message=_l("Give the first day, like 2025-01-31."))],
+        render_kw=SEASON_DAYS,
     )
     ends_on = DateField(
         _l("Last day"),
         validators=[InputRequired(message=_l("Give the last day, like 2025-12-31."))],
+        render_kw=SEASON_DAYS,
     )
     submit = SubmitField(_l("Save the season"))
 

@@ -308,7 +308,9 @@ def refresh_season(season: Season, players: Sequence[int] | None = None) -> None
 
 
 def season_range(season: Season) -> tuple[datetime, datetime]:
-    """The season's first moment and the moment after its last day (UTC)."""
+    """The season's first moment and the moment after its last day (UTC).
+
+    Seasons end by :data:`seasons.LAST_SEASON_DAY`, so the day after always exists."""
     return (
         datetime.combine(season.starts_on, time()),
         datetime.combine(season.ends_on + timedelta(days=1), time()),

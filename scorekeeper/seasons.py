@@ -13,9 +13,12 @@ from .database import writing
 from .i18n import gettext
 from .league_queries import MAX_ID
 from .models import Season, db
-from .services import NotFound, ServiceError, squeeze
+from .services import EARLIEST_DAY, NotFound, ServiceError, check_printable, squeeze
 
 MAX_SEASON_NAME = 60
+#: The last day a season may end on: far enough ahead for any plan, and a day with a day
+#: after it, where :func:`league_stats.season_range` ends the season.
+LAST_SEASON_DAY = date(2999, 12, 31)
 
 
 def seasons_of(league_id: int) -> list[Season]:
@@ -36,17 +39,35 @@ def season_in(league_id: int, season_id: int) -> Season | None:
     return season if season is not None and season.league_id == league_id else None
 
 
-def _checked(league_id: int, name: str, starts_on: date, ends_on: date, *, own: int = 0) -> str:
+def check_season(name: str, starts_on: date, ends_on: date) -> str:
+    """The season's name, cleaned; ServiceError, naming the field, if the name or a day
+    won't do. Whether the name is taken is for :func:`_checked` to ask the database."""
     cleaned = squeeze(name)
     if not cleaned:
         raise ServiceError(gettext("Give the season a name."), field="name")
+    check_printable(cleaned)
     if len(cleaned) > MAX_SEASON_NAME:
         raise ServiceError(
             gettext("A season's name is at most %(most)s characters.", most=MAX_SEASON_NAME),
             field="name",
         )
+    for field, day in (("starts_on", starts_on), ("ends_on", ends_on)):
+        if not EARLIEST_DAY <= day <= LAST_SEASON_DAY:
+            raise ServiceError(
+                gettext(
+                    "Give a day from %(first)s to %(last)s.",
+                    first=EARLIEST_DAY.isoformat(),
+                    last=LAST_SEASON_DAY.isoformat(),
+                ),
+                field=field,
+            )
     if ends_on < starts_on:
         raise ServiceError(gettext("The season can't end before it starts."), field="ends_on")
+    return cleaned
+
+
+def _checked(league_id: int, name: str, starts_on: date, ends_on: date, *, own: int = 0) -> str:
+    cleaned = check_season(name, starts_on, ends_on)
     taken = db.session.scalar(
         select(Season.id).where(
             Season.league_id == league_id, Season.name == cleaned, Season.id != own

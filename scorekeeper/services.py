@@ -8,6 +8,7 @@ import random
 import re
 import unicodedata
 from collections.abc import Mapping, Sequence
+from datetime import date
 from typing import Any
 
 from sqlalchemy import func, select
@@ -47,6 +48,9 @@ from .permissions import current_actor
 
 DEFAULT_LEAGUE_NAME = "Our table"
 MAX_NAME_LENGTH = 40
+#: The earliest day a game or a season may have. Paper score cards go back no further, and
+#: with a known range of days no date arithmetic can leave the calendar (year 1 minus a day).
+EARLIEST_DAY = date(1900, 1, 1)
 
 
 class ServiceError(Exception):
@@ -108,11 +112,25 @@ def squeeze(name: str) -> str:
     return " ".join(name.split())
 
 
+def printable(text: str) -> bool:
+    """Whether a string can be stored, compared and shown: no control characters (NUL,
+    escape, delete…) and no lone surrogates. PostgreSQL can't even hold a NUL."""
+    return not any(unicodedata.category(char) in ("Cc", "Cs") for char in text)
+
+
+def check_printable(name: str) -> None:
+    """ServiceError unless ``name`` is :func:`printable` (a tab or a line break in a name
+    typed or imported has already been made a space by :func:`squeeze`)."""
+    if not printable(name):
+        raise ServiceError(gettext("A name can't contain control characters."), field="name")
+
+
 def clean_player_name(name: str) -> str:
-    """Trimmed, 1–40 characters; ServiceError otherwise."""
+    """Trimmed, 1–40 printable characters; ServiceError otherwise."""
     cleaned = squeeze(name)
     if not cleaned:
         raise ServiceError(gettext("Enter a name."), field="name")
+    check_printable(cleaned)
     if len(cleaned) > MAX_NAME_LENGTH:
         raise ServiceError(
             gettext("A name is at most %(most)s characters.", most=MAX_NAME_LENGTH), field="name"
@@ -147,6 +165,14 @@ def add_player(league_id: int, name: str) -> Player:
 # Games ----------------------------------------------------------------------
 
 
+def _seat_name(index: int, name: str) -> str:
+    """The name of the player in seat ``index``; its ServiceError names that seat."""
+    try:
+        return clean_player_name(name)
+    except ServiceError as error:
+        raise ServiceError(error.message, field=f"players.{index}") from None
+
+
 def start_game(
     league_id: int,
     names: tuple[str, str],
@@ -161,7 +187,7 @@ def start_game(
     Names that aren't players of the league yet become players when
     ``create_players`` is set; otherwise they are an error.
     """
-    cleaned = tuple(clean_player_name(name) for name in names)
+    cleaned = tuple(_seat_name(index, name) for index, name in enumerate(names))
     if Player.key(cleaned[0]) == Player.key(cleaned[1]):
         raise ServiceError(gettext("Choose two different players."), field="players.1")
     with writing():

@@ -16,7 +16,7 @@ import io
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, time, timedelta
 from typing import Any, Final
 
 from sqlalchemy import func, insert, select
@@ -47,7 +47,8 @@ from .i18n import gettext, ngettext
 from .i18n import number as worded_number
 from .messages import problem_message
 from .models import FINISHED, IN_PROGRESS, Deal, Game, League, Player, Season, User, db
-from .services import ServiceError, clean_player_name
+from .seasons import check_season
+from .services import EARLIEST_DAY, ServiceError, clean_player_name
 
 JSON_FORMAT: Final = "mille-scorekeeper-league/1"
 #: Reported problems stop here; a file this wrong is better fixed and checked again.
@@ -605,9 +606,32 @@ def _moment(
             ),
         )
         return None
+    reasonable = _reasonable(moment)
+    if reasonable is None:
+        problems.add(where, _unreasonable(column, text))
+    return reasonable
+
+
+def _reasonable(moment: datetime) -> datetime | None:
+    """The moment in UTC without a time zone, as the database keeps it, if a game could
+    have been played then: from EARLIEST_DAY to a day from now (a file written in a time
+    zone ahead of UTC may be dated tomorrow). None otherwise."""
     if moment.tzinfo is not None:
-        moment = moment.astimezone(UTC).replace(tzinfo=None)
-    return moment
+        try:
+            moment = moment.astimezone(UTC).replace(tzinfo=None)
+        except OverflowError:  # year 1 or 9999 moved to UTC leaves the calendar
+            return None
+    latest = datetime.now(UTC).replace(tzinfo=None) + timedelta(days=1)
+    return moment if datetime.combine(EARLIEST_DAY, time()) <= moment <= latest else None
+
+
+def _unreasonable(column: str, text: str) -> str:
+    return gettext(
+        "%(column)s is %(text)s; give a day from %(first)s up to today.",
+        column=column,
+        text=repr(text),
+        first=EARLIEST_DAY.isoformat(),
+    )
 
 
 # Reading a JSON export ------------------------------------------------------------------
@@ -633,15 +657,16 @@ def parse_json(data: object) -> ImportPlan:
             problems.add("players", error.message)
     for index, season in enumerate(_list(data, "seasons", problems), start=1):
         try:
-            plan.seasons.append(
-                (
-                    str(season["name"]),
-                    date.fromisoformat(season["starts_on"]),
-                    date.fromisoformat(season["ends_on"]),
-                )
-            )
+            name = str(season["name"])
+            starts_on = date.fromisoformat(season["starts_on"])
+            ends_on = date.fromisoformat(season["ends_on"])
         except (KeyError, TypeError, ValueError):
             problems.add(f"season {index}", "needs a name, starts_on and ends_on (YYYY-MM-DD).")
+            continue
+        try:
+            plan.seasons.append((check_season(name, starts_on, ends_on), starts_on, ends_on))
+        except ServiceError as error:
+            problems.add(f"season {index}", error.message)
     for index, game in enumerate(_list(data, "games", problems), start=1):
         planned = _json_game(game, f"game {index}", problems)
         if planned is not None:
@@ -662,10 +687,7 @@ def _json_game(data: Any, where: str, problems: _Problems) -> PlannedGame | None
     before = len(problems.found)
     try:
         where = f"{where} (id {int(data['id'])})" if "id" in data else where
-        names = (
-            clean_player_name(str(data["players"][0])),
-            clean_player_name(str(data["players"][1])),
-        )
+        players = (str(data["players"][0]), str(data["players"][1]))
         rules = Rules(
             target=int(data["rules"]["target"]),
             progressive=bool(data["rules"]["progressive"]),
@@ -682,9 +704,19 @@ def _json_game(data: Any, where: str, problems: _Problems) -> PlannedGame | None
         finished_at = _optional_moment(data.get("finished_at"))
         paid_at = _optional_moment(data.get("paid_at"))
         deals = list(data["deals"])
-    except (KeyError, IndexError, TypeError, ValueError, ServiceError) as error:
+    except (KeyError, IndexError, TypeError, ValueError) as error:
         problems.add(where, f"can't be read ({error}).")
         return None
+    try:
+        names = (clean_player_name(players[0]), clean_player_name(players[1]))
+    except ServiceError as error:
+        problems.add(where, f"players: {error.message}")
+        return None
+    created_at = _json_moment(created_at, "created_at", data, where, problems)
+    if finished_at is not None:
+        finished_at = _json_moment(finished_at, "finished_at", data, where, problems)
+    if paid_at is not None:
+        paid_at = _json_moment(paid_at, "paid_at", data, where, problems)
     if Player.key(names[0]) == Player.key(names[1]):
         problems.add(where, "the two players are the same player.")
     game = PlannedGame(where, names, rules, stakes, dealer, [], created_at, finished_at, paid_at)
@@ -700,7 +732,9 @@ def _json_game(data: Any, where: str, problems: _Problems) -> PlannedGame | None
             problems.add(f"{where}, deal {number}", "needs out, scores and stars.")
             continue
         game.tallies.append(tally)
-        game.deal_extras.append(_deal_extras(deal, game.created_at))
+        game.deal_extras.append(
+            _deal_extras(deal, game.created_at, f"{where}, deal {number}", problems)
+        )
     if len(problems.found) > before:
         return None
     try:
@@ -712,17 +746,34 @@ def _json_game(data: Any, where: str, problems: _Problems) -> PlannedGame | None
     return game
 
 
-def _deal_extras(deal: dict[str, Any], default: datetime) -> dict[str, Any]:
+def _deal_extras(
+    deal: dict[str, Any], default: datetime, where: str, problems: _Problems
+) -> dict[str, Any]:
+    """The deal's cards and when it was recorded (the game's start, if the file can't say)."""
     cards = deal.get("cards")
     try:
-        recorded = _optional_moment(deal.get("created_at")) or default
+        recorded = _optional_moment(deal.get("created_at"))
     except ValueError:
-        recorded = default
-    return {"cards": cards if isinstance(cards, dict) else None, "created_at": recorded}
+        recorded = None
+    if recorded is not None:
+        recorded = _json_moment(recorded, "created_at", deal, where, problems)
+    return {"cards": cards if isinstance(cards, dict) else None, "created_at": recorded or default}
 
 
 def _optional_moment(value: object) -> datetime | None:
     return None if value is None else datetime.fromisoformat(str(value))
+
+
+def _json_moment(
+    moment: datetime, column: str, data: dict[str, Any], where: str, problems: _Problems
+) -> datetime:
+    """A moment of the file as :func:`_reasonable` has it; a problem (and the moment as
+    given, which is never saved) when no game could have been played then."""
+    reasonable = _reasonable(moment)
+    if reasonable is None:
+        problems.add(where, _unreasonable(column, str(data[column])))
+        return moment
+    return reasonable
 
 
 def _check_json_outcome(
@@ -818,7 +869,7 @@ def _players_for(league_id: int, plan: ImportPlan) -> dict[str, Player]:
 def _seasons_for(league_id: int, plan: ImportPlan) -> None:
     taken = set(db.session.scalars(select(Season.name).where(Season.league_id == league_id)))
     for name, starts_on, ends_on in plan.seasons:
-        if name not in taken and starts_on <= ends_on:
+        if name not in taken:
             db.session.add(
                 Season(league_id=league_id, name=name, starts_on=starts_on, ends_on=ends_on)
             )

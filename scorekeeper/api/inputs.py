@@ -10,7 +10,6 @@ stakes valid is :class:`~scorekeeper.engine.Rules` and
 """
 
 import re
-import unicodedata
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
@@ -33,7 +32,7 @@ from ..engine import (
 from ..engine.rules import MAX_STAKE, MAX_TARGET, MIN_TARGET
 from ..league_queries import MAX_ID
 from ..models import League
-from ..services import MAX_NAME_LENGTH, squeeze
+from ..services import MAX_NAME_LENGTH, printable, squeeze
 from .core import invalid
 
 #: Money in a request: a decimal string with at most two places, "1", "0.25", "1.50".
@@ -67,14 +66,9 @@ class Problems:
             raise invalid(self.fields)
 
 
-def storable(text: str) -> bool:
-    """Whether a string can be stored and compared: no control characters or lone surrogates."""
-    return not any(unicodedata.category(char) in ("Cc", "Cs") for char in text)
-
-
 def read_text(value: object, field: str, label: str, most: int, problems: Problems) -> str | None:
     """A name: a string, trimmed with inner runs of spaces made one, 1 to ``most`` characters."""
-    if not isinstance(value, str) or not storable(value):
+    if not isinstance(value, str) or not printable(value):
         problems.add(field, f"{label} must be a string of printable characters.")
         return None
     cleaned = squeeze(value)

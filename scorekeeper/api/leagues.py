@@ -27,7 +27,7 @@ from .core import (
     require_user,
 )
 from .idempotency import idempotent
-from .inputs import Problems, league_named, read_id, read_text, storable
+from .inputs import Problems, league_named, read_id, read_text
 from .outputs import game_summary, league_json, player_json, standing_json
 
 MAX_LEAGUE_NAME = 60
@@ -165,7 +165,7 @@ def games(slug: str) -> Response:
 def _player_filter(league: League, name: str | None, problems: Problems) -> int | None:
     if name is None:
         return None
-    player = services.find_player(league.id, name) if storable(name) else None
+    player = services.find_player(league.id, name) if services.printable(name) else None
     if player is None:
         problems.add("player", f"There is no player {squeeze(name)} in this league.")
         return None

@@ -183,6 +183,69 @@ def test_seasons_can_be_changed_and_removed(app, table, client):
     assert client.get(f"/leagues/our-table?season={season_id}").status_code == 404
 
 
+@pytest.mark.parametrize(
+    ("starts_on", "ends_on", "field"),
+    [
+        ("2025-01-01", "9999-12-31", "ends_on"),  # the day after it overflowed: a 500
+        ("0001-01-01", "2025-12-31", "starts_on"),
+        ("1899-12-31", "1900-01-01", "starts_on"),
+        ("2025-01-01", "3000-01-01", "ends_on"),
+    ],
+)
+def test_a_season_beyond_the_calendar_is_refused_beside_its_day(
+    app, table, starts_on, ends_on, field
+):
+    admin = table.client
+    refused = admin.post(
+        "/leagues/our-table/seasons",
+        data={"name": "Forever", "starts_on": starts_on, "ends_on": ends_on},
+    )
+    assert refused.status_code == 422
+    page = refused.get_data(as_text=True)
+    message = "Give a day from 1900-01-01 to 2999-12-31."
+    assert f'<p class="error" id="{field}-error">{message}</p>' in page
+    assert (
+        admin.post(
+            "/leagues/our-table/seasons",
+            data={"name": "2025", "starts_on": "2025-01-01", "ends_on": "2025-12-31"},
+        ).status_code
+        == 302
+    )
+    with app.app_context():
+        from scorekeeper.seasons import seasons_of
+
+        season_id = seasons_of(league_id(app))[0].id
+    edited = admin.post(
+        f"/leagues/our-table/seasons/{season_id}",
+        data={"name": "2025", "starts_on": starts_on, "ends_on": ends_on},
+    )
+    assert edited.status_code == 422
+    assert f'<p class="error" id="{field}-error">{message}</p>' in edited.get_data(as_text=True)
+    with app.app_context():
+        season = seasons_of(league_id(app))[0]
+        assert (season.name, str(season.starts_on), str(season.ends_on)) == (
+            "2025",
+            "2025-01-01",
+            "2025-12-31",
+        )
+    assert admin.get(f"/leagues/our-table?season={season_id}").status_code == 200
+
+
+def test_a_season_may_span_the_whole_calendar(app, table, client):
+    import_csv(app, DATED_GAMES)
+    response = table.client.post(
+        "/leagues/our-table/seasons",
+        data={"name": "All", "starts_on": "1900-01-01", "ends_on": "2999-12-31"},
+    )
+    assert response.status_code == 302
+    with app.app_context():
+        from scorekeeper.seasons import seasons_of
+
+        season_id = seasons_of(league_id(app))[0].id
+    page = client.get(f"/leagues/our-table?season={season_id}").get_data(as_text=True)
+    assert set(standings(page)) == {"Ana", "Ben", "Cleo"}
+
+
 # A player and head-to-head ----------------------------------------------------------------------
 
 

@@ -465,6 +465,138 @@ def test_a_csv_import_checks_its_header(table):
     assert "line 1: missing columns: date, player_b, out, score_a, score_b." in page
 
 
+CSV_WITH_BAD_NAMES_AND_DATES = """game,date,player_a,player_b,out,score_a,score_b,paid
+1,2025-02-01,B\x00en,Ana,a,1200,100,
+2,2025-02-02,Ana,Cl\x1beo,a,1200,100,
+3,2025-02-03,Ana\x7f,Ben,a,1200,100,
+4,9999-12-31 23:59,Ana,Ben,a,1200,100,
+5,0001-01-01,Ana,Ben,a,1200,100,
+6,2025-02-06,Ana,Ben,a,1200,100,9999-12-31
+7,2025-02-07,"Ana\tMaria",Ben,a,1200,100,
+8,0001-01-01T00:00+01:00,Ana,Ben,a,1200,100,
+"""
+
+
+def test_a_csv_import_refuses_control_characters_in_names_and_unreasonable_days(app, table):
+    response = upload(table.client, "our-table", CSV_WITH_BAD_NAMES_AND_DATES, "c.csv", "csv")
+    assert response.status_code == 422
+    page = response.get_data(as_text=True).replace("&#39;", "'")
+    assert "\x00" not in page
+    assert "\x1b" not in page
+    problems = re.findall(r"<li>(line \d+: [^<]*)</li>", page)
+    control = "A name can't contain control characters."
+    assert problems == [
+        f"line 2: player_a: {control}",
+        f"line 3: player_b: {control}",
+        f"line 4: player_a: {control}",
+        "line 5: date is '9999-12-31 23:59'; give a day from 1900-01-01 up to today.",
+        "line 6: date is '0001-01-01'; give a day from 1900-01-01 up to today.",
+        "line 7: paid is '9999-12-31'; give a day from 1900-01-01 up to today.",
+        # (line 8's tab is a space, as in any name typed)
+        "line 9: date is '0001-01-01T00:00+01:00'; give a day from 1900-01-01 up to today.",
+    ]
+    assert "Nothing was imported" in page
+    with app.app_context():
+        assert db.session.scalar(select(db.func.count(Game.id))) == 0
+        assert services.player_count(services.league_by_slug("our-table").id) == 0
+
+
+def test_a_csv_game_may_be_dated_today_or_tomorrow_for_time_zones(app):
+    tomorrow = date.today() + timedelta(days=1)
+    text = f"game,date,player_a,player_b,out,score_a,score_b\n1,{tomorrow},Ana,Ben,a,1200,100\n"
+    with app.app_context():
+        plan = transfer.parse_csv(text)
+        assert transfer.import_all(league_id_of(app), plan) == "Imported 1 games (1 deals)."
+
+
+def bad_json_export(client, table, app, wikipedia_card):
+    game_id = table.start_game()
+    for out, scores, stars in wikipedia_card:
+        table.record(game_id, out, scores, stars)
+    with app.app_context():
+        seasons.add_season(league_id_of(app), "2025", date(2025, 1, 1), date(2025, 12, 31))
+        accounts.create_league("Copy")
+    return client.get("/leagues/our-table/export.json").get_json()
+
+
+@pytest.mark.parametrize(
+    ("path", "value", "problem"),
+    [
+        (
+            ("games", 0, "players", 0),
+            "B\x00en",
+            "game 1 (id 1): players: A name can't contain control characters.",
+        ),
+        (("players", None), "Cl\x07eo", "players: A name can't contain control characters."),
+        (("players", None), "\ud800", "players: A name can't contain control characters."),
+        (
+            ("seasons", 0, "name"),
+            "Fall\x00",
+            "season 1: A name can't contain control characters.",
+        ),
+        (
+            ("seasons", 0, "ends_on"),
+            "9999-12-31",
+            "season 1: Give a day from 1900-01-01 to 2999-12-31.",
+        ),
+        (
+            ("seasons", 0, "starts_on"),
+            "2026-01-01",
+            "season 1: The season can't end before it starts.",
+        ),
+        (
+            ("games", 0, "created_at"),
+            "9999-12-31 23:59:00",
+            "game 1 (id 1): created_at is '9999-12-31 23:59:00'; give a day from 1900-01-01 "
+            "up to today.",
+        ),
+        (
+            ("games", 0, "paid_at"),
+            "0001-01-01T00:00:00+00:00",
+            "game 1 (id 1): paid_at is '0001-01-01T00:00:00+00:00'; give a day from 1900-01-01 "
+            "up to today.",
+        ),
+        (
+            ("games", 0, "deals", 2, "created_at"),
+            "9999-01-01",
+            "game 1 (id 1), deal 3: created_at is '9999-01-01'; give a day from 1900-01-01 "
+            "up to today.",
+        ),
+    ],
+    ids=[
+        "nul-in-a-game's-player",
+        "bell-in-a-player",
+        "lone-surrogate-in-a-player",
+        "nul-in-a-season",
+        "season-to-9999",
+        "season-backwards",
+        "game-in-9999",
+        "paid-in-year-1",
+        "deal-in-9999",
+    ],
+)
+def test_a_json_import_refuses_control_characters_and_unreasonable_days(
+    app, table, client, wikipedia_card, path, value, problem
+):
+    data = bad_json_export(client, table, app, wikipedia_card)
+    *inside, last = path
+    part = data
+    for key in inside:
+        part = part[key]
+    if last is None:
+        part.append(value)
+    else:
+        part[last] = value
+    response = upload(table.client, "copy", json.dumps(data), "x.json", "json")
+    assert response.status_code == 422
+    page = response.get_data(as_text=True).replace("&#39;", "'")
+    assert re.findall(r"<li>([^<]*)</li>", page) == [problem]
+    with app.app_context():
+        copy = services.league_by_slug("copy").id
+        assert services.player_count(copy) == 0
+        assert seasons.seasons_of(copy) == []
+
+
 PAPER_CARDS = """game,date,player_a,player_b,out,score_a,score_b,stars_a,stars_b,paid
 wiki,2024-05-01,Ana,Ben,b,140,350,0,0,yes
 wiki,2024-05-01,Ana,Ben,a,290,160,0,0,yes

@@ -6,7 +6,7 @@ import uuid
 import pytest
 from sqlalchemy import func, select
 
-from scorekeeper.models import Game, Player, db
+from scorekeeper.models import Game, Player, Season, db
 
 
 def test_forms_without_a_csrf_token_are_refused(make_app):
@@ -135,6 +135,46 @@ def test_a_nul_character_is_a_400_that_changes_nothing(auth, client, path, data)
     assert signed_in.get("/leagues/our-table/games?player=%00").status_code == 400
     with signed_in.application.app_context():
         assert db.session.scalar(select(func.count()).select_from(Player)) == players_before
+
+
+@pytest.mark.parametrize(
+    ("path", "data", "field"),
+    [
+        ("/leagues/our-table/players", {"name": "A\x1bb"}, "name"),
+        (
+            "/leagues/our-table/games/new",
+            {
+                "player0": "Ana",
+                "player1": "B\x07en",
+                "preset": "standard",
+                "target": "1200",
+                "skunk": "multiply",
+                "difference": "round",
+                "small": "1",
+                "first_dealer": "0",
+            },
+            "player1",
+        ),
+        (
+            "/leagues/our-table/seasons",
+            {"name": "S\x7f", "starts_on": "2026-01-01", "ends_on": "2026-12-31"},
+            "name",
+        ),
+    ],
+)
+def test_a_name_with_a_control_character_is_refused_beside_its_field(
+    auth, client, path, data, field
+):
+    """The one rule for names (services.printable) that imports and the API follow too."""
+    signed_in = auth.login(client)
+    response = signed_in.post(path, data=data)
+    assert response.status_code in (200, 422)
+    page = response.get_data(as_text=True)
+    message = "A name can&#39;t contain control characters."
+    assert f'<p class="error" id="{field}-error">{message}</p>' in page
+    with signed_in.application.app_context():
+        assert db.session.scalar(select(func.count()).select_from(Player)) == 0
+        assert db.session.scalar(select(func.count()).select_from(Season)) == 0
 
 
 @pytest.mark.parametrize(

@@ -4,6 +4,7 @@ from urllib.parse import urlsplit
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, session, url_for
 from flask_login import LoginManager, current_user, login_required, login_user, logout_user
+from sqlalchemy.orm import joinedload
 from werkzeug.wrappers import Response
 
 from . import accounts
@@ -21,7 +22,10 @@ login_manager.localize_callback = gettext  # the message is worded as it is flas
 
 @login_manager.user_loader
 def load_user(user_id: str) -> User | None:
-    return db.session.get(User, int(user_id)) if user_id.isdigit() else None
+    """The signed-in user, with their roles in the same query: the menu asks for them."""
+    if not user_id.isdigit():
+        return None
+    return db.session.get(User, int(user_id), options=[joinedload(User.memberships)])
 
 
 def _safe_next(target: str | None) -> str:

@@ -67,6 +67,13 @@ def _player(league: League, player_id: int | None) -> Player:
     return player
 
 
+def _pair(league: League, first_id: int, second_id: int) -> tuple[Player, Player]:
+    """Two different players of the league (a player owes themself nothing: there is no page)."""
+    if first_id == second_id:
+        abort(404)
+    return _player(league, first_id), _player(league, second_id)
+
+
 def _season(league: League) -> Season | None:
     """The season the page is asked for (``?season=``), or None for all time."""
     season_id = _id_arg("season")
@@ -219,7 +226,7 @@ def owes(slug: str) -> str:
 def balance(slug: str, first_id: int, second_id: int) -> str:
     """What two players owe each other, the unpaid games behind it, and marking them paid."""
     league = _league(slug)
-    return _render_balance(league, _player(league, first_id), _player(league, second_id))
+    return _render_balance(league, *_pair(league, first_id, second_id))
 
 
 def _render_balance(league: League, first: Player, second: Player) -> str:
@@ -251,9 +258,9 @@ def _render_balance(league: League, first: Player, second: Player) -> str:
 def settle_up(slug: str, first_id: int, second_id: int) -> str | Response | tuple[str, int]:
     """Mark the unpaid games between two players paid, all together, as the page showed them."""
     league = _league(slug, Role.SCOREKEEPER)
-    first, second = _player(league, first_id), _player(league, second_id)
+    first, second = _pair(league, first_id, second_id)
     form = SettleForm()
-    if not form.validate_on_submit() or first.id == second.id:
+    if not form.validate_on_submit():
         abort(400)
     unpaid = queries.unpaid_between(league.id, first.id, second.id, through=form.through.data)
     if (len(unpaid), queries.owed_to(first.id, unpaid)) != (form.count.data, form.net.data):

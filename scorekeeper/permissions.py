@@ -7,7 +7,7 @@ league. A public league may be read by anyone; a private one is hidden — a 404
 
 from flask import abort, g, has_request_context
 from flask_login import current_user
-from sqlalchemy import select
+from sqlalchemy import case, func, select
 
 from .models import League, Membership, Role, User, db
 
@@ -65,6 +65,33 @@ def may(league: League, role: Role) -> bool:
     """Whether the acting user has at least ``role`` in the league (for showing buttons)."""
     actual = role_in(league)
     return actual is not None and actual >= role
+
+
+def keeps_score_anywhere() -> bool:
+    """Whether the signed-in user may start a game in some league (the menu's New game).
+
+    The user is loaded with their memberships (``auth.load_user``), so every page can
+    ask without another query.
+    """
+    user = acting_user()
+    if user is None:
+        return False
+    return user.is_admin or any(m.role >= Role.SCOREKEEPER for m in user.memberships)
+
+
+def scorekeeping_leagues() -> list[League]:
+    """The leagues the acting user may start games in: the default league first, then by name."""
+    user = acting_user()
+    if user is None or not keeps_score_anywhere():
+        return []
+    default = select(func.min(League.id)).scalar_subquery()  # services.default_league()
+    query = select(League).order_by(case((League.id == default, 0), else_=1), League.name)
+    if not user.is_admin:
+        kept = select(Membership.league_id).where(
+            Membership.user_id == user.id, Membership.role >= int(Role.SCOREKEEPER)
+        )
+        query = query.where(League.id.in_(kept))
+    return list(db.session.scalars(query))
 
 
 def require_read(league: League) -> None:

@@ -502,10 +502,14 @@ def history(game_id: int) -> list[AuditEvent]:
     )
 
 
-def games_of_league(league_id: int, *, status: str | None = None, limit: int = 20) -> list[Game]:
-    query = select(Game).where(Game.league_id == league_id)
+def games_of_leagues(
+    league_ids: Sequence[int], *, status: str | None = None, limit: int = 20
+) -> list[Game]:
+    """The newest games of these leagues, with their players: one query, however many rows."""
+    query = select(Game).where(Game.league_id.in_(league_ids))
     if status:
         query = query.where(Game.status == status)
+    query = query.options(joinedload(Game.player0), joinedload(Game.player1))
     return list(db.session.scalars(query.order_by(Game.id.desc()).limit(limit)))
 
 

@@ -11,8 +11,16 @@ from .charts import running_totals_chart
 from .forms import DealForm, GameChangeForm, NewGameForm, PlayerForm
 from .i18n import gettext
 from .i18n import lazy_gettext as _l
-from .models import Game, League, Role, db
-from .permissions import can_read, may, require_read, require_role, role_in
+from .models import FINISHED, IN_PROGRESS, Game, League, Role, db
+from .permissions import (
+    acting_user,
+    can_read,
+    may,
+    require_read,
+    require_role,
+    role_in,
+    scorekeeping_leagues,
+)
 
 bp = Blueprint("table", __name__)
 
@@ -44,17 +52,26 @@ def _game_or_404(game_id: int, role: Role | None = None) -> Game:
 
 @bp.get("/")
 def home() -> str:
-    """What to do first, and the games of the default league."""
+    """What to do first; the games in progress one keeps score in; the default league's games."""
     league = services.ensure_default_league()
     readable = can_read(league)
+    kept = scorekeeping_leagues()
+    shown = kept or ([league] if readable else [])
+    games = services.games_of_leagues([found.id for found in shown], status=IN_PROGRESS)
     return render_template(
         "table/home.html",
         league=league,
         readable=readable,
-        can_score=may(league, Role.SCOREKEEPER),
-        in_progress=services.games_of_league(league.id, status="in_progress") if readable else [],
+        kept=kept,
+        shown=shown,
+        # Each league's games under its name, when there are several leagues.
+        in_progress=[
+            (found, ongoing)
+            for found in shown
+            if (ongoing := [game for game in games if game.league_id == found.id])
+        ],
         finished=(
-            services.games_of_league(league.id, status="finished", limit=10) if readable else []
+            services.games_of_leagues([league.id], status=FINISHED, limit=10) if readable else []
         ),
     )
 
@@ -80,10 +97,15 @@ def players(slug: str) -> str | Response:
 
 
 @bp.get("/games/new")
-def new_game_default() -> Response:
-    """Start a game in the default league."""
-    league = services.ensure_default_league()
-    return redirect(url_for(".new_game", slug=league.slug))
+def new_game_default() -> str | Response:
+    """Start a game: straight to the one league the user keeps score in, else choose one."""
+    if acting_user() is None:
+        abort(401)  # to the sign-in page, and back here
+    services.ensure_default_league()  # a site administrator's first game, on a fresh install
+    leagues = scorekeeping_leagues()
+    if len(leagues) == 1:
+        return redirect(url_for(".new_game", slug=leagues[0].slug))
+    return render_template("table/choose_league.html", leagues=leagues)
 
 
 @bp.route("/leagues/<slug>/games/new", methods=["GET", "POST"])

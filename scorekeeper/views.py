@@ -113,7 +113,7 @@ def _first_visit_offers_setup() -> Response | None:
 def init_app(app: Flask) -> None:
     from . import admin, api, auth, count_views, leagues, messages, rows, table
     from .models import Role
-    from .permissions import acting_user, may
+    from .permissions import acting_user, keeps_score_anywhere, may
 
     i18n.init_app(app)
     messages.init_app(app)
@@ -132,6 +132,7 @@ def init_app(app: Flask) -> None:
     app.add_template_global(may)
     app.add_template_global(Role)
     app.add_template_global(acting_user)
+    app.add_template_global(keeps_score_anywhere)
     app.add_template_global(rows.game_summary_row)
     app.add_template_global(rows.star_marks)
     app.add_template_filter(money)

@@ -100,9 +100,10 @@ class Screen:
         self.page.click("button[type=submit].primary")
         self.page.wait_for_url(self.base + "/")
 
-    def start_game(self, player0: str = "Ana", player1: str = "Ben") -> None:
-        """Start a Standard $1–$3 game; the first player deals first."""
-        self.go("/games/new")
+    def start_game(self, player0: str = "Ana", player1: str = "Ben", league: str = "") -> None:
+        """Start a Standard $1–$3 game (in ``league``, a slug, when there are several);
+        the first player deals first."""
+        self.go(f"/leagues/{league}/games/new" if league else "/games/new")
         self.page.fill("#player0", player0)
         self.page.fill("#player1", player1)
         self.page.check("#first_dealer-1")

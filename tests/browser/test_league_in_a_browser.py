@@ -53,3 +53,34 @@ def test_standings_player_and_head_to_head(screen, wikipedia_card):
         assert screen.accessibility_violations() == [], path
         assert screen.overflow() == 0, path
     screen.shot("archive")
+
+
+def test_a_second_league_is_chosen_for_a_new_game_and_its_admin_pages_are_linked(screen):
+    screen.sign_in()
+    screen.go("/leagues/new")
+    screen.type("#name", "Friday club")
+    with screen.page.expect_navigation():
+        screen.tap("button[type=submit].primary")
+    assert screen.page.url.endswith("/leagues/friday-club/settings")
+    nav = screen.page.locator("nav.league-nav")
+    assert nav.locator("a[aria-current=page]").inner_text() == "Settings"
+    assert screen.accessibility_violations() == []
+    assert screen.overflow() == 0
+
+    with screen.page.expect_navigation():
+        nav.locator("a:has-text('Members')").click()
+    assert screen.page.url.endswith("/leagues/friday-club/members")
+    assert screen.accessibility_violations() == []
+    assert screen.overflow() == 0
+
+    screen.tap("header.site a:has-text('New game')")  # two leagues now: which one?
+    screen.page.wait_for_url(screen.base + "/games/new")
+    screen.shot("choose-league")
+    assert screen.accessibility_violations() == []
+    assert screen.overflow() == 0
+    with screen.page.expect_navigation():
+        screen.tap("main a:has-text('Friday club')")
+    assert screen.page.url.endswith("/leagues/friday-club/games/new")
+    screen.start_game("Cleo", "Dan", league="friday-club")
+    screen.go("/")
+    assert "Friday club" in screen.text("#main")  # its game in progress, under its name

@@ -23,6 +23,7 @@ GAME = [(0, (600, 250), (1, 0)), (1, (150, -50), (0, 0)), (0, (500, 400), (0, 0)
 
 #: What a viewer reads: every league page.
 VIEWER_PAGES = {
+    "home": "/",
     "leagues": "/leagues",
     "standings": "/leagues/our-table",
     "standings sorted": "/leagues/our-table?sort=net&order=asc",
@@ -56,6 +57,7 @@ ADMIN_PAGES = {
 }
 #: A scorekeeper's game pages.
 SCOREKEEPER_PAGES = {
+    "home, keeping score": "/",
     "game in progress": "/games/{open}",
     "finished game": "/games/{finished}",
     "new game form": "/leagues/our-table/games/new",
@@ -65,6 +67,8 @@ SCOREKEEPER_PAGES = {
 #: The pinned counts. A change that adds a statement to a page updates its pin on purpose;
 #: one that makes a count depend on the league's size fails here whatever the pin.
 EXPECTED = {
+    "home": 4,
+    "home, keeping score": 5,
     "leagues": 2,
     "standings": 6,
     "standings sorted": 6,

@@ -3,10 +3,10 @@
 A game's summary row appears up to 25 times on an archive page, on the standings,
 a player's page, head-to-head, a balance and the table's home page. As a macro each
 row cost a macro call, a ``url_for``, five filters and three translations through
-Jinja's runtime: about a quarter of an archive page's time (issue 7). This writes
-exactly the HTML the macro wrote — the same text, whitespace and escaping, the same
-translations and number formats — with the same helpers the templates use. The stars after a total
-(:func:`star_marks`) are the same: twice per deal on every score card.
+Jinja's runtime: about a quarter of an archive page's time (issue 7). Here it is
+written with the helpers the templates use (the same escaping, translations, number
+and date formats). The stars after a total (:func:`star_marks`) are the same: twice
+per deal on every score card.
 """
 
 from typing import Any
@@ -14,7 +14,7 @@ from typing import Any
 from flask import url_for
 from markupsafe import Markup, escape
 
-from .i18n import money, number, translations
+from .i18n import day, money, number, translations
 from .messages import rules_label
 from .models import Game
 
@@ -48,11 +48,13 @@ def game_summary_row(game: Game) -> Markup:
     if game.finished:
         winner = game.player(game.winner_seat).name  # type: ignore[arg-type]
         won = _("%(name)s won", name=winner)
-        status = f"{won} · {escape(money(game.amount_due))}"
+        paid = _("paid") if game.paid_at else _("not paid")
+        status = f"{escape(day(game.finished_at or game.created_at))} · {won} · "
+        status += f"{escape(money(game.amount_due))}, {paid}"
     else:
         progress = _("in progress")
         deals = ngettext("%(num)s deal", "%(num)s deals", game.deal_count)
-        status = f"{progress} · {deals}"
+        status = f"{escape(day(game.created_at))} · {progress} · {deals}"
     versus = _("vs")
     return Markup(
         "\n"

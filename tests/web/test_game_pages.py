@@ -448,3 +448,22 @@ def test_once_paid_the_settlement_says_the_loser_paid(table):
     paid = text_of(table.page(game_id))
     assert "Ben paid Ana $" in paid
     assert "Ben pays Ana" not in paid
+
+
+def test_a_game_row_says_when_it_was_played_and_whether_it_is_paid(table, app):
+    finished, playing = table.start_game(), table.start_game("Cleo", "Dan")
+    table.record(finished, 0, (1250, 50), confirm=True)
+    table.record(playing, 0, (100, 50))
+    with app.app_context():
+        days = {g: f"{db.session.get(Game, g).created_at:%Y-%m-%d}" for g in (finished, playing)}
+
+    def rows() -> str:
+        return text_of(table.client.get("/leagues/our-table/games").get_data(as_text=True))
+
+    assert f"{days[playing]} · in progress · 1 deal" in rows()
+    # The game page says where and when, and leads back to its league.
+    assert f"Our table · {days[playing]}" in text_of(table.page(playing))
+    assert 'href="/leagues/our-table">Our table</a>' in table.page(playing)
+    assert re.search(rf"{days[finished]} · Ana won · \$\d+\.\d\d, not paid", rows())
+    table.client.post(f"/games/{finished}/paid")
+    assert re.search(rf"{days[finished]} · Ana won · \$\d+\.\d\d, paid", rows())

@@ -78,6 +78,7 @@ def test_standings_of_the_wikipedia_game(table, client, wikipedia_card):
     assert rows["Ana"] == ["1", "1", "0", "100.0%", "+$10.00", "1", "0", "0", "0", "95", "1520"]
     assert rows["Ben"] == ["1", "0", "1", "0.0%", "−$10.00", "1", "1", "0", "0", "— none", "1480"]
     assert "Standings of Our table, all time, sorted by games won, highest first." in page
+    assert "The rating is Elo, from 1500," in page  # written as the ratings are
     assert game_ids(page) == [game_id]  # the newest games, under the standings
 
 

@@ -144,6 +144,23 @@ def test_impossible_cards_are_named_beside_their_set_and_nothing_is_saved(table,
         assert db.session.get(Game, game_id).deal_count == 0
 
 
+def test_a_bad_number_marks_its_own_input_and_every_input_names_its_player(table):
+    game_id = table.start_game()
+    fields = count_data(0, THREE_KINGS, hand1=ONE_FIVE_IN_HAND)
+    fields["player0-sets-0-naturals"] = "three"
+    page = table.client.post(f"/games/{game_id}/count", data=fields).get_data(as_text=True)
+    invalid = re.findall(r'<input [^>]*aria-invalid="true"[^>]*name="([^"]+)"', page)
+    assert invalid == ["player0-sets-0-naturals"]
+    # A problem of the whole set (nine tens) marks all four of the set's inputs.
+    page = count(table, game_id, 0, [("10", 9)], hand1=ONE_FIVE_IN_HAND).get_data(as_text=True)
+    invalid = re.findall(r'<(?:input|select) [^>]*aria-invalid="true"[^>]*name="([^"]+)"', page)
+    assert sorted(invalid) == [
+        f"player0-sets-0-{name}" for name in ("naturals", "rank", "specials", "wild_twos")
+    ]
+    for label in ("rank", "cards of the rank", "2s used as wild cards"):
+        assert f"Ben's set 3: {label}" in page
+
+
 def test_cards_both_players_hold_together_are_named_at_the_top(table):
     game_id = table.start_game()
     response = count(table, game_id, 0, [("10", 5)], [("10", 4)], hand1=ONE_FIVE_IN_HAND)

@@ -43,6 +43,17 @@ def test_members_read_the_history_on_the_game_page_and_visitors_do_not(table, ap
     assert "Deal 1 recorded." not in app.test_client().get(f"/games/{game_id}").get_data(True)
 
 
+def test_the_history_writes_scores_as_the_score_card_does(table):
+    game_id = table.start_game()
+    table.record(game_id, 0, (1100, -50), confirm=True)
+    table.client.post(
+        f"/games/{game_id}/deals/1", data={"out": "0", "score0": "100", "score1": "-50"}
+    )
+    history = table.page(game_id).split('class="history', 1)[1]
+    assert "1,100 / −50" in history  # a true minus and grouped thousands, as on the card
+    assert "now 100 / −50" in history
+
+
 def finished_game(table):
     game_id = table.start_game()
     table.record(game_id, 0, (1250, 50), confirm=True)

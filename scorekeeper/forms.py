@@ -54,7 +54,10 @@ from .messages import PRESET_LABELS, ROLE_LABELS, problem_message
 from .models import Role
 from .services import MAX_NAME_LENGTH, squeeze
 
-_WHOLE_NUMBER = re.compile(r"[+-]?\d{1,7}")
+_WHOLE_NUMBER = re.compile(r"([+-]?)(\d+)")
+#: More digits than any score or star count has: such a number is read as this one, out of
+#: every range (and never handed to ``int()`` whole, whatever its length).
+_TOO_MANY_DIGITS = 8
 
 
 def whole_number(text: str | None) -> object:
@@ -62,7 +65,13 @@ def whole_number(text: str | None) -> object:
     if text is None:
         return None
     cleaned = text.strip().replace("−", "-").replace(" ", "").replace(",", "")
-    return int(cleaned) if _WHOLE_NUMBER.fullmatch(cleaned) else cleaned
+    number = _WHOLE_NUMBER.fullmatch(cleaned)
+    if number is None:
+        return cleaned
+    sign, digits = number.groups()
+    if len(digits) > _TOO_MANY_DIGITS:
+        digits = "1" + "0" * _TOO_MANY_DIGITS
+    return int(sign + digits)
 
 
 def squeezed(value: str | None) -> str | None:

@@ -28,7 +28,10 @@ def _secret_key(instance_path: str) -> str:
 
 
 class BoundedIntConverter(IntegerConverter):
-    """``<int:...>`` limited to a 32-bit signed integer, the range of an id column."""
+    """``<int:...>`` limited to a 32-bit signed integer, the range of an id column, and to
+    ASCII digits (``\\d`` would take a full-width ``１`` for game 1)."""
+
+    regex = r"[0-9]+"
 
     def __init__(self, url_map: Map, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("max", 2**31 - 1)

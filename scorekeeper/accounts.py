@@ -138,12 +138,11 @@ def create_league(name: str, *, public: bool = True, owner_id: int | None = None
     cleaned = squeeze(name)
     if not cleaned or len(cleaned) > 60:
         raise ServiceError(gettext("A league name has 1 to 60 characters."), field="name")
-    base = slugify(cleaned)
     with writing():
-        slug, n = base, 1
+        slug, n = slugify(cleaned), 1
         while db.session.scalar(select(League.id).where(League.slug == slug)) is not None:
             n += 1
-            slug = f"{base}-{n}"
+            slug = slugify(cleaned, f"-{n}")
         league = League(name=cleaned, slug=slug, public=public)
         db.session.add(league)
         db.session.flush()

@@ -77,9 +77,16 @@ class NotFound(ServiceError):
 # Leagues and players -------------------------------------------------------
 
 
-def slugify(name: str) -> str:
+#: The longest league address (``league.slug``'s column), a ``-2`` to tell names apart included.
+MAX_SLUG = 60
+
+
+def slugify(name: str, suffix: str = "") -> str:
+    """A league's address from its name: ``Friday club`` → ``friday-club``; ``suffix`` (``-2``)
+    is kept within :data:`MAX_SLUG` by shortening the name's part."""
     ascii_name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
-    return re.sub(r"[^a-z0-9]+", "-", ascii_name.lower()).strip("-") or "league"
+    base = re.sub(r"[^a-z0-9]+", "-", ascii_name.lower()).strip("-") or "league"
+    return base[: MAX_SLUG - len(suffix)].rstrip("-") + suffix
 
 
 def default_league() -> League | None:

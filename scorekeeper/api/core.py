@@ -28,6 +28,12 @@ View = TypeVar("View", bound=Callable[..., Any])
 bp = Blueprint("api", __name__, url_prefix=PREFIX)
 
 
+class WholeNumberConverter(IntegerConverter):
+    """Any run of ASCII digits (``\\d`` would also take a full-width ``１``)."""
+
+    regex = r"[0-9]+"
+
+
 @bp.record_once
 def _whole_number_ids(state: BlueprintSetupState) -> None:
     """``<id:…>``: any run of digits. The views answer 404 beyond a database id.
@@ -36,7 +42,7 @@ def _whole_number_ids(state: BlueprintSetupState) -> None:
     werkzeug then reports a 405 when another method shares the path (DELETE of
     a deal with PUT); a 404 is the answer the API describes.
     """
-    state.app.url_map.converters.setdefault("id", IntegerConverter)
+    state.app.url_map.converters.setdefault("id", WholeNumberConverter)
 
 
 #: The one sentence for an HTTP error that no view explained.
@@ -117,6 +123,16 @@ def query_arguments(*names: str) -> Callable[[View], View]:
         return view
 
     return mark
+
+
+#: The largest body the API reads. A game, a deal or a count of cards is a few hundred
+#: bytes; a larger body is refused (413) before it is read.
+MAX_BODY: Final = 64 * 1024
+
+
+@bp.before_request
+def _limit_the_body() -> None:
+    request.max_content_length = MAX_BODY
 
 
 @bp.before_request

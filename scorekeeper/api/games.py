@@ -12,7 +12,7 @@ from werkzeug.wrappers import Response
 
 from .. import services
 from ..league_queries import MAX_ID
-from ..models import Game, Role, db
+from ..models import Game, League, Role, db
 from ..permissions import can_read, role_in
 from .core import (
     ApiError,
@@ -82,17 +82,22 @@ def changed(game_id: int, change: Callable[[], object], status: int = 200) -> Re
     return answer(_game(game_id), status)
 
 
-@bp.post("/games")
-@idempotent
-def new_game() -> Response:
-    """Start a game in a league (scorekeepers): players, preset, rules, stakes, first dealer."""
+def league_to_play_in() -> League:
+    """The body's league, for a caller who keeps score in it: 401, 422, then 403."""
     require_user()
-    body = json_body()
-    league = league_named(body.get("league"))
+    league = league_named(json_body().get("league"))
     if league is None:
         raise invalid({"league": ["league must be the slug of a league, such as our-table."]})
     require_api_role(league, Role.SCOREKEEPER)
-    wanted = read_new_game(body, league_stakes(league.defaults))
+    return league
+
+
+@bp.post("/games")
+@idempotent(allowed=league_to_play_in)
+def new_game() -> Response:
+    """Start a game in a league (scorekeepers): players, preset, rules, stakes, first dealer."""
+    league = league_to_play_in()
+    wanted = read_new_game(json_body(), league_stakes(league.defaults))
     try:
         game = services.start_game(
             league.id,
@@ -127,7 +132,7 @@ def history(game_id: int) -> Response:
 
 
 @bp.post("/games/<id:game_id>/deals")
-@idempotent
+@idempotent(allowed=writable_game)
 def record_deal(game_id: int) -> Response:
     """Record the next deal; ``version``, when given, must be the game's current one."""
     writable_game(game_id)
@@ -162,7 +167,7 @@ def delete_deal(game_id: int, number: int) -> Response:
 
 
 @bp.post("/games/<id:game_id>/paid")
-@idempotent
+@idempotent(allowed=writable_game)
 def mark_paid(game_id: int) -> Response:
     """The loser has paid: the finished game is settled and locked (scorekeepers)."""
     writable_game(game_id)
@@ -171,7 +176,7 @@ def mark_paid(game_id: int) -> Response:
 
 
 @bp.post("/games/<id:game_id>/unlock")
-@idempotent
+@idempotent(allowed=lambda game_id: writable_game(game_id, Role.ADMIN))
 def unlock(game_id: int) -> Response:
     """A league admin unlocks a settled game for corrections; it is unpaid again."""
     writable_game(game_id, Role.ADMIN)

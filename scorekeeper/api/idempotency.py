@@ -4,7 +4,9 @@ How a key is kept, and why it is race-safe:
 
 1. A key already stored for the token's user answers at once: the stored
    status and body (with ``Idempotent-Replayed: true``), or a 422 when the
-   key came with a different request (method, path or body).
+   key came with a different request (method, path or body). The caller's
+   right to make the request is checked again first: a scorekeeper taken out
+   of a league gets its 403, not the answer kept from before.
 2. Otherwise the view runs, and its key row is written *inside the write
    transaction of the change* (a ``before_commit`` hook adds it), so the
    change and its key are committed together or not at all. Of two identical
@@ -81,7 +83,9 @@ def _stored(user_id: int, key: str) -> IdempotencyKey | None:
     ).first()
 
 
-def _replay(user_id: int, key: str, body_hash: str) -> Response | None:
+def _replay(
+    user_id: int, key: str, body_hash: str, still_allowed: Callable[[], object]
+) -> Response | None:
     """The stored answer to this key, waiting a little for one still being made."""
     deadline = time.monotonic() + WAIT_SECONDS
     while (row := _stored(user_id, key)) is not None:
@@ -92,6 +96,7 @@ def _replay(user_id: int, key: str, body_hash: str) -> Response | None:
                 {HEADER: ["This key was sent before with another method, path or body."]},
             )
         if row.status is not None:
+            still_allowed()
             response = jsonify(row.response)
             response.status_code = row.status
             response.headers["Idempotent-Replayed"] = "true"
@@ -126,36 +131,53 @@ def _store_answer(user_id: int, key: str, response: Response) -> None:
         )
 
 
-def idempotent(view: Callable[..., Response]) -> Callable[..., Response]:
-    """Honour an ``Idempotency-Key`` on a ``POST`` made with a token (module docstring)."""
+def idempotent(
+    allowed: Callable[..., object],
+) -> Callable[[Callable[..., Response]], Callable[..., Response]]:
+    """Honour an ``Idempotency-Key`` on a ``POST`` made with a token (module docstring).
 
-    @wraps(view)
-    def wrapper(**kwargs: Any) -> Response:
-        key = _read_key()
-        user = acting_user()
-        if key is None or user is None:
-            return view(**kwargs)
-        user_id, body_hash = user.id, _body_hash()
-        replayed = _replay(user_id, key, body_hash)
+    ``allowed`` is the view's own permission check, called with the view's arguments;
+    it raises the view's 401, 403 or 404 before a stored answer is replayed.
+    """
+
+    def decorator(view: Callable[..., Response]) -> Callable[..., Response]:
+        @wraps(view)
+        def wrapper(**kwargs: Any) -> Response:
+            return _answer_once(view, kwargs, lambda: allowed(**kwargs))
+
+        return wrapper
+
+    return decorator
+
+
+def _answer_once(
+    view: Callable[..., Response], kwargs: dict[str, Any], still_allowed: Callable[[], object]
+) -> Response:
+    user = acting_user()
+    if user is None:
+        return view(**kwargs)  # its 401, whatever the key looks like
+    key = _read_key()
+    if key is None:
+        return view(**kwargs)
+    user_id, body_hash = user.id, _body_hash()
+    replayed = _replay(user_id, key, body_hash, still_allowed)
+    if replayed is not None:
+        return replayed
+    pending = IdempotencyKey(
+        user_id=user_id, key=key, method=request.method, path=request.path, body_hash=body_hash
+    )
+    db.session.info[_PENDING] = pending
+    try:
+        response = view(**kwargs)
+    except (ApiError, HTTPException, IntegrityError):
+        # Refused, or beaten by the same request at once: its answer, if it made one.
+        db.session.info.pop(_PENDING, None)
+        replayed = _replay(user_id, key, body_hash, still_allowed)
         if replayed is not None:
             return replayed
-        pending = IdempotencyKey(
-            user_id=user_id, key=key, method=request.method, path=request.path, body_hash=body_hash
-        )
-        db.session.info[_PENDING] = pending
-        try:
-            response = view(**kwargs)
-        except (ApiError, HTTPException, IntegrityError):
-            # Refused, or beaten by the same request at once: its answer, if it made one.
-            db.session.info.pop(_PENDING, None)
-            replayed = _replay(user_id, key, body_hash)
-            if replayed is not None:
-                return replayed
-            raise
-        finally:
-            db.session.info.pop(_PENDING, None)
-        if response.status_code < 400:
-            _store_answer(user_id, key, response)
-        return response
-
-    return wrapper
+        raise
+    finally:
+        db.session.info.pop(_PENDING, None)
+    if response.status_code < 400:
+        _store_answer(user_id, key, response)
+    return response

@@ -32,13 +32,13 @@ from ..engine import (
 from ..engine.rules import MAX_STAKE, MAX_TARGET, MIN_TARGET
 from ..league_queries import MAX_ID
 from ..models import League
-from ..services import MAX_NAME_LENGTH, printable, squeeze
+from ..services import MAX_NAME_LENGTH, MAX_SLUG, printable, squeeze
 from .core import invalid
 
 #: Money in a request: a decimal string with at most two places, "1", "0.25", "1.50".
 MONEY_PATTERN: Final = r"^[0-9]{1,7}(\.[0-9]{1,2})?$"
 _MONEY = re.compile(MONEY_PATTERN)
-_SLUG = re.compile(r"[a-z0-9-]{1,60}")
+_SLUG = re.compile(rf"[a-z0-9-]{{1,{MAX_SLUG}}}")
 #: The stakes a game gets when the request gives none and the league has no defaults.
 DEFAULT_STAKES: Final = Stakes.from_small(100)
 RULE_FIELDS: Final = ("target", "progressive", "natural_needed", "skunk", "difference")

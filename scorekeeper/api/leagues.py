@@ -14,7 +14,7 @@ from werkzeug.wrappers import Response
 
 from .. import accounts, services
 from .. import league_queries as queries
-from ..models import Game, League, Player, Role, db
+from ..models import Game, League, Player, Role, User, db
 from ..permissions import acting_user, can_read, require_site_admin
 from ..services import squeeze
 from .core import (
@@ -76,15 +76,32 @@ def _league_answer(league: League, status: int = 200) -> Response:
     return response
 
 
-@bp.post("/leagues")
-@idempotent
-def new_league() -> Response:
-    """A site administrator creates a league; its slug is made from its name."""
+def site_admin() -> User:
+    """The caller, a site administrator: 401, then 403."""
     user = require_user()
     try:
         require_site_admin()
     except Forbidden:
         raise ApiError(403, "Only a site administrator can create a league.") from None
+    return user
+
+
+def league_for_admin(slug: str) -> League:
+    """The league, for one of its admins: 401, 404, then 403 (a private one's outsiders too,
+    API.md)."""
+    require_user()
+    found = league_named(slug)
+    if found is None:
+        raise ApiError(404, "There is no such league.")
+    require_api_role(found, Role.ADMIN)
+    return found
+
+
+@bp.post("/leagues")
+@idempotent(allowed=site_admin)
+def new_league() -> Response:
+    """A site administrator creates a league; its slug is made from its name."""
+    user = site_admin()
     body = json_body()
     problems = Problems()
     problems.unknown(body, ("name", "public"), "a new league")
@@ -109,14 +126,10 @@ def league(slug: str) -> Response:
 
 
 @bp.post("/leagues/<slug>/players")
-@idempotent
+@idempotent(allowed=league_for_admin)
 def add_player(slug: str) -> Response:
     """A league admin adds a player; the name must be new in the league, ignoring case."""
-    require_user()
-    found = league_named(slug)
-    if found is None:
-        raise ApiError(404, "There is no such league.")
-    require_api_role(found, Role.ADMIN)  # a private league's outsiders: 403 (API.md)
+    found = league_for_admin(slug)
     body = json_body()
     problems = Problems()
     problems.unknown(body, ("name",), "a new player")

@@ -4,6 +4,7 @@ sentence, the fields it names, and that the refused request changed nothing."""
 import pytest
 
 from scorekeeper import accounts, services
+from scorekeeper.api import core
 from scorekeeper.models import db
 
 GAME_BODY = {"league": "our-table", "players": ["Ana", "Ben"]}
@@ -445,3 +446,21 @@ def test_invalid_or_unknown_query_arguments_are_a_422(api, game):
     for query, fields in INVALID_ARGUMENTS:
         api.refused(api.get(f"/api/v1/leagues/our-table/games?{query}"), 422, *fields)
     api.refused(api.get(f"/api/v1/games/{game['id']}?verbose=1"), 422, "verbose")
+
+
+def test_a_body_over_the_limit_is_a_413_and_changes_nothing(api, game):
+    padding = "x" * (core.MAX_BODY + 1)
+    refused_unchanged(
+        api,
+        "POST",
+        f"/api/v1/games/{game['id']}/deals",
+        413,
+        json={"out": 0, "scores": [140, 50], "padding": padding},
+        check=False,  # the description needn't list a 413 for every write
+    )
+
+
+def test_ids_are_ascii_digits(api, game):
+    assert api.get(f"/api/v1/games/{game['id']}").status_code == 200
+    full_width = "".join(chr(0xFF10 + int(digit)) for digit in str(game["id"]))
+    api.refused(api.get(f"/api/v1/games/{full_width}", check=False), 404)

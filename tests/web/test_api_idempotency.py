@@ -5,6 +5,7 @@ import threading
 
 import pytest
 
+from scorekeeper import accounts, services
 from scorekeeper.api import idempotency
 from scorekeeper.models import Deal, Game, IdempotencyKey, db
 
@@ -108,6 +109,33 @@ def test_keys_belong_to_their_user(app, api, game):
     assert second.status_code == 201
     assert "Idempotent-Replayed" not in second.headers
     assert deals_of(app, game["id"]) == 2
+
+
+def test_a_replay_checks_the_callers_role_again(app, api, game):
+    """A scorekeeper taken out of the league gets the 403 a new request gets, not the
+    answer kept from before."""
+    keeper = api.as_("scorekeeper")
+    path, body = f"/api/v1/games/{game['id']}/deals", {"out": 0, "scores": [140, 50]}
+    headers = {"Idempotency-Key": "before-removal"}
+    assert keeper.post(path, body, headers=headers).status_code == 201
+    with app.app_context():
+        user = accounts.user_for_token(keeper.token)
+        league = services.league_by_slug("our-table")
+        accounts.set_membership(league.id, user.id, None)
+        db.session.remove()
+    replay = keeper.post(path, body, headers=headers)
+    keeper.refused(replay, 403)
+    assert "Idempotent-Replayed" not in replay.headers
+    assert deals_of(app, game["id"]) == 1
+
+
+def test_without_a_token_a_key_of_any_shape_gets_the_401(api, game):
+    anonymous = api.as_("anonymous")
+    path = f"/api/v1/games/{game['id']}/deals"
+    for key in ("a b", "x" * 300, "ok-key"):
+        headers = {"Idempotency-Key": key}
+        response = anonymous.post(path, {"out": 0, "scores": [140, 50]}, headers=headers)
+        anonymous.refused(response, 401)
 
 
 def test_a_retried_new_game_league_and_player_are_made_once(app, api):

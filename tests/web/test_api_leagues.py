@@ -136,3 +136,20 @@ def test_a_private_leagues_member_reads_it_with_a_token(app, api):
     for path in ("", "/standings", "/games"):
         assert viewer.get(f"/api/v1/leagues/friday{path}").status_code == 200
         api.refused(api.as_("anonymous").get(f"/api/v1/leagues/friday{path}"), 404)
+
+
+def test_leagues_of_the_same_long_name_get_addresses_that_work(api):
+    """A 60-character name makes a 60-character slug; the next league of that name gets
+    its ``-2`` within the 60 characters, and can be read and played in."""
+    name = "A" * 60
+    first = api.post("/api/v1/leagues", {"name": name})
+    second = api.post("/api/v1/leagues", {"name": name})
+    assert (first.status_code, second.status_code) == (201, 201)
+    slugs = [first.get_json()["slug"], second.get_json()["slug"]]
+    assert slugs == ["a" * 60, "a" * 58 + "-2"]
+    assert api.get(second.headers["Location"]).status_code == 200
+    for player in ("Ana", "Ben"):
+        added = api.post(f"/api/v1/leagues/{slugs[1]}/players", {"name": player})
+        assert added.status_code == 201
+    game = api.post("/api/v1/games", {"league": slugs[1], "players": ["Ana", "Ben"]})
+    assert game.status_code == 201

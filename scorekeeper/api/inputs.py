@@ -283,7 +283,10 @@ class DealInput:
 
 
 def _pair(body: Mapping[str, Any], name: str, default: list[int] | None) -> list[object] | None:
-    value = body.get(name, default)
+    """A list of two (left out or ``null``: ``default``)."""
+    value = body.get(name)
+    if value is None:
+        value = default
     return value if isinstance(value, list) and len(value) == 2 else None
 
 

@@ -106,7 +106,7 @@ def new_league() -> Response:
     problems = Problems()
     problems.unknown(body, ("name", "public"), "a new league")
     name = read_text(body.get("name"), "name", "name", MAX_LEAGUE_NAME, problems)
-    public = body.get("public", True)
+    public = True if body.get("public") is None else body["public"]
     if not isinstance(public, bool):
         problems.add("public", "public must be true or false.")
     problems.check()

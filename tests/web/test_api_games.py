@@ -152,3 +152,17 @@ def test_a_page_and_the_api_see_the_same_game(api, table):
 
     assert found["totals"] == [430, 510]
     assert "430" in table.page(game["id"])
+
+
+def test_an_optional_field_sent_as_null_is_as_if_left_out(api):
+    """README: an optional field may be left out or sent as null."""
+    game = api.start_game()
+    deal = api.post(
+        f"/api/v1/games/{game['id']}/deals",
+        {"out": 0, "scores": [140, 50], "naturals": None, "version": None, "cards": None},
+    )
+    assert deal.status_code == 201, deal.get_json()
+    assert deal.get_json()["deals"][0]["naturals"] == [0, 0]
+    league = api.post("/api/v1/leagues", {"name": "Null club", "public": None})
+    assert league.status_code == 201, league.get_json()
+    assert league.get_json()["public"] is True

@@ -428,6 +428,11 @@ class DealForm(GameChangeForm):
         return not self.warnings
 
     @property
+    def refused(self) -> bool:
+        """Sent and not saved: a field has a problem (``warnings`` say a question is asked)."""
+        return any(field.errors for field in self)
+
+    @property
     def confirmation(self) -> str:
         """The value of the button that confirms this form's tally."""
         return confirmation(self.tally) if self.tally is not None else ""

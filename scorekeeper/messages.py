@@ -297,10 +297,11 @@ def event_summary(event: AuditEvent, game: Game | None = None) -> str:
     """What a change to a game was, in the page's language.
 
     The trail keeps each summary in English (the API shows it as it is); the page
-    words it again from the action and the values kept with it.
+    words it again from the action and the values kept with it, amounts as the page
+    writes money.
     """
     wording = _EVENTS.get(event.action)
-    if in_english() or wording is None:
+    if wording is None:
         return event.summary
     return wording(event) or event.summary
 

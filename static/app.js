@@ -158,8 +158,9 @@ function showFirstProblem() {
     field.scrollIntoView({ block: "center" });
     return;
   }
+  // At the bottom of the view, above the Save bar: the scores it asks about stay above it.
   const question = document.querySelector("main .confirm");
-  if (question) question.scrollIntoView({ block: "center" });
+  if (question) question.scrollIntoView({ block: "end" });
 }
 
 document.addEventListener("DOMContentLoaded", () => {

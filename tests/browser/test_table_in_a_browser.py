@@ -206,3 +206,21 @@ def test_a_refused_deal_puts_its_first_problem_in_view_and_focus(screen, wikiped
         assert box["y"] + box["height"] <= viewport["height"], message
         assert box["y"] + box["height"] <= save["y"], f"{message} is under the Save bar"
     assert "Deal 5" in screen.text(".deal-form h2")  # nothing was saved
+
+
+def test_a_field_reached_with_the_keyboard_is_not_under_the_save_bar(screen, wikipedia_card):
+    """With the on-screen keyboard up the view is short: tabbing from a score to the stars
+    brings each field above the sticky Save bar, not behind it."""
+    screen.sign_in()
+    screen.start_game()
+    for deal in wikipedia_card[:2]:
+        screen.record(*deal)
+    width = screen.page.viewport_size["width"]
+    screen.page.set_viewport_size({"width": width, "height": 460})  # a keyboard's worth less
+    screen.page.focus("#score0")
+    for field in ("score1", "stars0", "stars1"):
+        tab_to(screen.page, f"#{field}")
+        box = screen.page.locator(f"#{field}").bounding_box()
+        bar = screen.page.locator(".deal-form .actions").bounding_box()
+        assert box["y"] >= 0, field
+        assert box["y"] + box["height"] <= bar["y"], f"{field} is under the Save bar"

@@ -1,5 +1,7 @@
 """The audit trail, and the lock on a game whose payment is marked paid."""
 
+import re
+
 from scorekeeper.models import AuditEvent, Game, db
 
 
@@ -52,6 +54,14 @@ def test_the_history_writes_scores_as_the_score_card_does(table):
     history = table.page(game_id).split('class="history', 1)[1]
     assert "1,100 / −50" in history  # a true minus and grouped thousands, as on the card
     assert "now 100 / −50" in history
+
+
+def test_the_history_writes_a_payment_as_money(table):
+    game_id = table.start_game()
+    table.record(game_id, 0, (1250, 50), confirm=True)
+    table.client.post(f"/games/{game_id}/paid")
+    history = table.page(game_id).split('class="history', 1)[1]
+    assert re.search(r"Ben&#39;s payment of \$\d+\.\d\d marked paid\.", history)
 
 
 def finished_game(table):

@@ -88,6 +88,23 @@ def test_rejected_deal_keeps_the_typed_values_and_saves_nothing(table, app):
         assert db.session.get(Game, game_id).deal_count == 0
 
 
+def test_a_refused_or_questioned_deal_says_so_where_the_page_opens(table):
+    """Without a script the page opens at the top, far from the form: a line there says
+    the deal is not saved and links to what to do."""
+    game_id = table.start_game()
+    refused = table.record(game_id, 0, (102, 50)).get_data(as_text=True)
+    top = refused[: refused.index('class="summary"')]
+    assert "This deal is not saved: <a href='#deal-form'>see what to change</a>." in top
+    asked = table.record(game_id, 0, (1100, 50)).get_data(as_text=True)
+    top = asked[: asked.index('class="summary"')]
+    assert "This deal is not saved yet: <a href='#deal-form'>please check it</a>." in top
+    # While the question is asked, "Yes, save it as typed" is the button that leads.
+    assert 'class="secondary save"' in asked
+    fresh = table.page(game_id)
+    assert "not saved" not in fresh
+    assert 'class="primary save"' in fresh
+
+
 def test_confirmation_round_trip_through_the_page(table, app):
     game_id = table.start_game()
     response = table.record(game_id, 0, (1100, 50), token="t1")

@@ -326,7 +326,7 @@ def test_a_finished_game_in_french(french, wikipedia_card) -> None:
 def test_a_game_in_progress_and_its_refusals_in_french(french) -> None:
     game_id = french.start_game()
     text = assert_french(french.page(game_id))
-    assert "Qui a fermé?" in text
+    assert "Qui a fermé\u00a0?" in text
     assert "Enregistrer la donne" in text
     response = french.record(game_id, 0, (7, 1500))
     assert response.status_code == 422

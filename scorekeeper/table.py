@@ -11,6 +11,7 @@ from .charts import running_totals_chart
 from .forms import DealForm, GameChangeForm, NewGameForm, PlayerForm
 from .i18n import gettext
 from .i18n import lazy_gettext as _l
+from .i18n import number as points
 from .models import FINISHED, IN_PROGRESS, Game, League, Role, db
 from .permissions import (
     acting_user,
@@ -247,12 +248,13 @@ def delete_deal(game_id: int, number: int) -> tuple[str, int] | Response:
 
 @bp.post("/games/<int:game_id>/undo")
 def undo(game_id: int) -> tuple[str, int] | Response:
-    """Take back the last deal with one tap."""
-    return _change(
-        game_id,
-        lambda version: services.undo_last_deal(game_id, version=version),
-        _l("The last deal was taken back."),
-    )
+    """Take back the last deal with one tap, saying which it was (one tap can't be undone)."""
+    deals = _game_or_404(game_id, Role.SCOREKEEPER).deals
+    done = _l("The last deal was taken back.")
+    if deals:
+        scores = " / ".join(points(score) for score in deals[-1].tally.scores)
+        done = _l("Deal %(number)s (%(scores)s) was taken back.", number=len(deals), scores=scores)
+    return _change(game_id, lambda version: services.undo_last_deal(game_id, version=version), done)
 
 
 @bp.post("/games/<int:game_id>/paid")

@@ -344,6 +344,8 @@ def test_undo_takes_back_the_last_deal_with_one_tap(table, app):
     with app.app_context():
         game = db.session.get(Game, game_id)
         assert (game.deal_count, game.total0, game.total1) == (1, 100, 50)
+    # Which deal went, with its scores: one tap is easy to make by mistake.
+    assert "Deal 2 (40 / 200) was taken back." in table.page(game_id)
 
 
 def test_undo_on_an_empty_card_says_there_is_nothing_to_undo(table):

@@ -240,7 +240,7 @@ def edit_deal(game_id: int, number: int) -> tuple[str, int] | str | Response:
 def delete_deal(game_id: int, number: int) -> tuple[str, int] | Response:
     """Remove a deal; later deals move up one number."""
     return _change(
-        game_id,
+        _game_or_404(game_id, Role.SCOREKEEPER),
         lambda version: services.delete_deal(game_id, number, version=version),
         _l("Deal %(number)s deleted; the later deals moved up.", number=number),
     )
@@ -249,19 +249,21 @@ def delete_deal(game_id: int, number: int) -> tuple[str, int] | Response:
 @bp.post("/games/<int:game_id>/undo")
 def undo(game_id: int) -> tuple[str, int] | Response:
     """Take back the last deal with one tap, saying which it was (one tap can't be undone)."""
-    deals = _game_or_404(game_id, Role.SCOREKEEPER).deals
+    game = _game_or_404(game_id, Role.SCOREKEEPER)
     done = _l("The last deal was taken back.")
-    if deals:
-        scores = " / ".join(points(score) for score in deals[-1].tally.scores)
-        done = _l("Deal %(number)s (%(scores)s) was taken back.", number=len(deals), scores=scores)
-    return _change(game_id, lambda version: services.undo_last_deal(game_id, version=version), done)
+    if game.deals:
+        scores = " / ".join(points(score) for score in game.deals[-1].tally.scores)
+        done = _l(
+            "Deal %(number)s (%(scores)s) was taken back.", number=len(game.deals), scores=scores
+        )
+    return _change(game, lambda version: services.undo_last_deal(game_id, version=version), done)
 
 
 @bp.post("/games/<int:game_id>/paid")
 def mark_paid(game_id: int) -> tuple[str, int] | Response:
     """The loser has paid: settle and lock the game."""
     return _change(
-        game_id,
+        _game_or_404(game_id, Role.SCOREKEEPER),
         lambda version: services.mark_paid(game_id, version=version),
         _l("Marked paid. The game is settled and locked."),
     )
@@ -271,18 +273,18 @@ def mark_paid(game_id: int) -> tuple[str, int] | Response:
 def unlock(game_id: int) -> tuple[str, int] | Response:
     """A league admin unlocks a settled game so it can be corrected."""
     return _change(
-        game_id,
+        _game_or_404(game_id, Role.ADMIN),
         lambda version: services.unlock(game_id, version=version),
         _l("Unlocked. The payment is unpaid again until it is marked once more."),
-        Role.ADMIN,
     )
 
 
 def _change(
-    game_id: int, change: Callable[[int | None], Game], done: object, role: Role = Role.SCOREKEEPER
+    game: Game, change: Callable[[int | None], Game], done: object
 ) -> tuple[str, int] | Response:
-    """Run a one-button change against the version the page showed, and say how it went."""
-    _game_or_404(game_id, role)
+    """Run a one-button change to ``game`` (loaded for a user allowed to make it) against
+    the version the page showed, and say how it went."""
+    game_id = game.id  # read now: the change's transaction expires the object
     form = GameChangeForm()
     if not form.validate_on_submit():
         abort(400)

@@ -47,12 +47,13 @@ def settings(slug: str) -> str | Response:
     league = _league_for_admin(slug)
     form = LeagueForm(obj=league, prefix="league")
     defaults = LeagueDefaultsForm.from_defaults(league.defaults, prefix="defaults")
-    if preset := defaults.preset_to_fill():
-        asked = defaults.apply_preset.data
-        kept = {"small": defaults.small.data, "big": defaults.big.data}
-        defaults = LeagueDefaultsForm.for_preset(preset, prefix="defaults", **kept)
-        if not asked:
-            defaults.say_filled(preset, gettext("save the defaults"))
+    if filled := defaults.refilled(
+        gettext("save the defaults"),
+        prefix="defaults",
+        small=defaults.small.data,
+        big=defaults.big.data,
+    ):
+        defaults = filled
     elif form.submit.data and form.validate_on_submit():
         try:
             accounts.update_league(

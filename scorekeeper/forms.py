@@ -238,15 +238,23 @@ class RulesForm(Form):
             return None
         return picked if shown not in (None, picked) else None
 
-    def say_filled(self, preset: Preset, then: str) -> None:
-        """Beside the presets: the options were filled in without being asked for."""
-        self.preset.errors = [
-            gettext(
-                "The options below now follow %(preset)s. Check them, then %(then)s.",
-                preset=PRESET_LABELS[preset],
-                then=then,
-            )
-        ]
+    def refilled(self, then: str, prefix: str = "", **kept: Any) -> Any | None:
+        """The form again with the options of :meth:`preset_to_fill`, keeping ``kept``
+        fields; None when there is nothing to fill in. Filled in without being asked for,
+        it says so beside the presets ("… Check them, then ``then``")."""
+        preset = self.preset_to_fill()
+        if preset is None:
+            return None
+        filled = type(self).for_preset(preset, prefix=prefix, **kept)
+        if not self.apply_preset.data:
+            filled.preset.errors = [
+                gettext(
+                    "The options below now follow %(preset)s. Check them, then %(then)s.",
+                    preset=PRESET_LABELS[preset],
+                    then=then,
+                )
+            ]
+        return filled
 
     @classmethod
     def from_defaults(cls, defaults: dict[str, Any] | None, prefix: str = "") -> Any:

@@ -115,18 +115,15 @@ def new_game(slug: str) -> str | Response:
     league = _league_or_404(slug)
     require_role(league, Role.SCOREKEEPER)
     form = NewGameForm() if request.method == "POST" else NewGameForm.from_defaults(league.defaults)
-    if preset := form.preset_to_fill():
-        asked = form.apply_preset.data
-        form = NewGameForm.for_preset(
-            preset,
-            player0=form.player0.data,
-            player1=form.player1.data,
-            small=form.small.data,
-            big=form.big.data,
-            first_dealer=form.first_dealer.data,
-        )
-        if not asked:
-            form.say_filled(preset, gettext("start the game"))
+    if filled := form.refilled(
+        gettext("start the game"),
+        player0=form.player0.data,
+        player1=form.player1.data,
+        small=form.small.data,
+        big=form.big.data,
+        first_dealer=form.first_dealer.data,
+    ):
+        form = filled
     elif form.validate_on_submit():
         try:
             game = services.start_game(

@@ -67,16 +67,16 @@ def may(league: League, role: Role) -> bool:
     return actual is not None and actual >= role
 
 
-def keeps_score_anywhere() -> bool:
-    """Whether the signed-in user may start a game in some league (the menu's New game).
+def _kept_league_ids(user: User) -> list[int]:
+    """The leagues ``user`` keeps score in by membership. The user is loaded with their
+    memberships (``auth.load_user``), so every page can ask without another query."""
+    return [m.league_id for m in user.memberships if m.role >= Role.SCOREKEEPER]
 
-    The user is loaded with their memberships (``auth.load_user``), so every page can
-    ask without another query.
-    """
+
+def keeps_score_anywhere() -> bool:
+    """Whether the signed-in user may start a game in some league (the menu's New game)."""
     user = acting_user()
-    if user is None:
-        return False
-    return user.is_admin or any(m.role >= Role.SCOREKEEPER for m in user.memberships)
+    return user is not None and (user.is_admin or bool(_kept_league_ids(user)))
 
 
 def scorekeeping_leagues() -> list[League]:
@@ -87,10 +87,7 @@ def scorekeeping_leagues() -> list[League]:
     default = select(func.min(League.id)).scalar_subquery()  # services.default_league()
     query = select(League).order_by(case((League.id == default, 0), else_=1), League.name)
     if not user.is_admin:
-        kept = select(Membership.league_id).where(
-            Membership.user_id == user.id, Membership.role >= int(Role.SCOREKEEPER)
-        )
-        query = query.where(League.id.in_(kept))
+        query = query.where(League.id.in_(_kept_league_ids(user)))
     return list(db.session.scalars(query))
 
 

@@ -184,7 +184,8 @@ class Table:
     def signed_in(cls, app: Flask) -> "Table":
         return cls(Auth(app).login(app.test_client()))
 
-    def start_game(self, player0: str = "Ana", player1: str = "Ben", **fields: str) -> int:
+    def post_new_game(self, player0: str = "Ana", player1: str = "Ben", **fields: str) -> Any:
+        """Send the new-game form: Ana and Ben, Standard, $1–$3, Ana deals; ``fields`` change it."""
         data = {
             "player0": player0,
             "player1": player1,
@@ -198,7 +199,10 @@ class Table:
             "submit": "1",
             **fields,
         }
-        response = self.client.post("/leagues/our-table/games/new", data=data)
+        return self.client.post("/leagues/our-table/games/new", data=data)
+
+    def start_game(self, player0: str = "Ana", player1: str = "Ben", **fields: str) -> int:
+        response = self.post_new_game(player0, player1, **fields)
         assert response.status_code == 302, response.get_data(as_text=True)
         match = re.search(r"/games/(\d+)$", response.headers["Location"])
         assert match

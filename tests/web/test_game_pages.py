@@ -100,21 +100,7 @@ def test_big_stake_defaults_to_three_times_the_small_one(table, app):
 
 
 def test_a_small_stake_too_big_to_triple_asks_for_the_big_one(table, app):
-    response = table.client.post(
-        "/leagues/our-table/games/new",
-        data={
-            "player0": "Ana",
-            "player1": "Ben",
-            "preset": "standard",
-            "target": "1200",
-            "skunk": "multiply",
-            "difference": "round",
-            "small": "5000",
-            "big": "",
-            "first_dealer": "0",
-            "submit": "1",
-        },
-    )
+    response = table.post_new_game(small="5000", big="")
     assert response.status_code == 200
     page = response.get_data(as_text=True)
     assert "Three times the small stake is more than $10,000.00: enter the big stake." in page
@@ -193,18 +179,8 @@ def test_apply_preset_without_javascript_fills_every_option(table):
 def test_a_preset_picked_but_not_filled_in_is_filled_in_and_said_not_ignored(table, app):
     """Without JavaScript, tapping Progressive leaves Standard's options below it; starting
     then shows Progressive's options to check instead of a quiet Standard game."""
-    fields = {
-        "player0": "Ana",
-        "player1": "Ben",
-        "preset": "progressive",
-        "target": "1200",
-        "skunk": "multiply",
-        "difference": "round",
-        "small": "2",
-        "first_dealer": "0",
-        "submit": "1",
-    }
-    response = table.client.post("/leagues/our-table/games/new", data=fields)
+    fields = {"preset": "progressive", "small": "2"}  # Standard's options still below
+    response = table.post_new_game(**fields)
     assert response.status_code == 200
     page = response.get_data(as_text=True)
     assert "The options below now follow Progressive" in text_of(page)

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from waitress import wasyncore
 from waitress.server import create_server
 
 from scorekeeper import accounts, create_app
@@ -64,12 +65,19 @@ def live_server(tmp_path: Path) -> Iterator[str]:
     with app.app_context():
         accounts.create_first_admin("admin", PASSWORD)
         db.session.remove()
-    server = create_server(app, host="127.0.0.1", port=0, threads=4)
+    sockets: dict[int, Any] = {}  # waitress's socket map: the server and its connections
+    server = create_server(app, map=sockets, host="127.0.0.1", port=0, threads=4)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{server.effective_port}"
-    server.close()
+    # Close every socket from inside the server's own loop (its trigger runs the call
+    # there), so the loop ends with an empty map. Closing them from this thread raced
+    # its select(): now and then an "[Errno 9] Bad file descriptor" in the server thread
+    # failed the test at teardown.
+    server.trigger.pull_trigger(lambda: wasyncore.close_all(sockets))
     thread.join(timeout=5)
+    assert not thread.is_alive(), "the test server did not stop"
+    server.task_dispatcher.shutdown()
     with app.app_context():
         db.engine.dispose()
 

@@ -2,10 +2,13 @@
 databases, counting SQL statements, and percentiles."""
 
 import math
+import socket
+import subprocess
 import time
 import uuid
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 from flask import Flask
@@ -103,3 +106,40 @@ def percentile(values: Sequence[float], q: float) -> float:
 
 def dialect_name(url: str) -> str:
     return "PostgreSQL" if url.startswith(("postgres", "postgresql")) else "SQLite"
+
+
+#: Where the benchmarks serve the app: loopback only.
+HOST = "127.0.0.1"
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind((HOST, 0))
+        return int(probe.getsockname()[1])
+
+
+@contextmanager
+def serving(command: list[str], env: dict[str, str], port: int, log: Path) -> Iterator[int]:
+    """``command`` run as a server process, its output in ``log``, from the moment it
+    accepts connections on ``port`` (up to 30 s) until it is stopped; its pid."""
+    with log.open("w") as output:
+        process = subprocess.Popen(command, env=env, stdout=output, stderr=subprocess.STDOUT)
+    try:
+        for _ in range(300):
+            if process.poll() is not None:
+                raise RuntimeError(f"the server stopped while starting: see {log}")
+            try:
+                with socket.create_connection((HOST, port), timeout=1):
+                    break
+            except OSError:
+                time.sleep(0.1)
+        else:
+            raise RuntimeError("the server did not start in 30 s")
+        yield process.pid
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()

@@ -2,7 +2,7 @@
 
 For each database (a file SQLite database, then PostgreSQL) it generates a small
 league with 20 scorekeeper accounts, starts the app as it is deployed —
-``python -m scorekeeper.serve`` (waitress) in its own process, CSRF on — on
+gunicorn with 1, 2 (``--workers``) worker processes, CSRF on — on
 127.0.0.1, and for ``--seconds`` seconds drives:
 
 * 20 scorekeepers, each signed in with its own account and recording deals into its
@@ -28,8 +28,6 @@ import http.client
 import os
 import random
 import re
-import socket
-import subprocess
 import sys
 import tempfile
 import threading
@@ -41,24 +39,28 @@ from pathlib import Path
 from urllib.parse import urlencode
 
 from sqlalchemy import select
+from sqlalchemy.engine import make_url
 
 from scorekeeper.engine import Tally
 from scorekeeper.forms import confirmation
 from scorekeeper.models import Deal, League, db
 
+from . import latency
 from .common import (
     DEFAULT_POSTGRES,
+    HOST,
     PASSWORD,
     SCOREKEEPER,
     dialect_name,
     dispose,
+    free_port,
     make_app,
     percentile,
     server_database,
+    serving,
 )
 from .generate import NAMES, deal, generate_into
 
-HOST = "127.0.0.1"
 SLUG = "bench-league"
 #: A request that fails to connect or read is tried this many times in all (same token).
 ATTEMPTS = 4
@@ -251,7 +253,8 @@ def scorekeeper(number: int, port: int, stats: Stats, saved: Saved, window: Wind
             except Failed:
                 saved.unknown[game_id] = saved.unknown.get(game_id, 0) + 1
                 raise
-            if status != 302 or not location.endswith(f"/games/{game_id}"):
+            # Saved: a redirect to the game page, opened at its play area (#play).
+            if status != 302 or not location.split("#")[0].endswith(f"/games/{game_id}"):
                 raise Failed(f"deal into game {game_id}: {status}")
             saved.deals.setdefault(game_id, []).append(tally)
     except Failed as failure:
@@ -309,47 +312,28 @@ def reader(number: int, port: int, stats: Stats, saved: list[Saved], window: Win
 # The server -------------------------------------------------------------------------------
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind((HOST, 0))
-        return int(probe.getsockname()[1])
-
-
 @contextmanager
-def server(url: str, threads: int, log: Path) -> Iterator[int]:
-    """``python -m scorekeeper.serve`` on ``url``, in a process of its own; its port."""
+def server(url: str, workers: int, threads: int, log: Path) -> Iterator[int]:
+    """The production server on ``url``: gunicorn with ``workers`` processes of ``threads``
+    threads each (``gthread``, which keeps connections alive as a phone does), started
+    with ``python -m gunicorn 'scorekeeper:create_app()'``; its port.
+
+    The database is migrated once before (the league's generation does it), and the
+    workers don't migrate (``SCOREKEEPER_AUTO_MIGRATE=false``): they start together and
+    each would otherwise upgrade the same database at once.
+    """
     port = free_port()
     env = {
         **os.environ,
         "DATABASE_URL": url,
         "SCOREKEEPER_SECRET_KEY": "bench-load-secret",
+        "SCOREKEEPER_AUTO_MIGRATE": "false",
     }
-    command = [sys.executable, "-m", "scorekeeper.serve", "--host", HOST, "--port", str(port)]
-    command += ["--threads", str(threads)]
-    with log.open("w") as output:
-        process = subprocess.Popen(command, env=env, stdout=output, stderr=subprocess.STDOUT)
-    try:
-        _wait_until_up(port, process)
+    command = [sys.executable, "-m", "gunicorn", "--bind", f"{HOST}:{port}"]
+    command += ["--workers", str(workers), "--worker-class", "gthread", "--threads", str(threads)]
+    command += ["scorekeeper:create_app()"]
+    with serving(command, env, port, log):
         yield port
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-
-
-def _wait_until_up(port: int, process: subprocess.Popen[bytes]) -> None:
-    for _ in range(300):
-        if process.poll() is not None:
-            raise RuntimeError("the server stopped while starting")
-        try:
-            with socket.create_connection((HOST, port), timeout=1):
-                return
-        except OSError:
-            time.sleep(0.1)
-    raise RuntimeError("the server did not start in 30 s")
 
 
 # One run ------------------------------------------------------------------------------------
@@ -358,6 +342,8 @@ def _wait_until_up(port: int, process: subprocess.Popen[bytes]) -> None:
 @dataclass
 class Outcome:
     database: str
+    workers: int
+    delay_ms: float
     seconds: float
     stats: Stats
     told_saved: int
@@ -418,9 +404,18 @@ def check(url: str, saved: list[Saved]) -> tuple[int, int, int, int]:
 
 
 def run_one(
-    url: str, *, games: int, writers: int, readers: int, seconds: float, threads: int, log: Path
+    url: str,
+    *,
+    games: int,
+    writers: int,
+    readers: int,
+    seconds: float,
+    workers: int,
+    threads: int,
+    delay_ms: float,
+    log: Path,
 ) -> Outcome:
-    app = make_app(url)
+    app = make_app(url)  # migrates the database, once, before any worker starts
     try:
         made = generate_into(app, players=16, games=games, seed=7, scorekeepers=writers)
         with app.app_context():
@@ -429,14 +424,36 @@ def run_one(
             db.session.remove()
     finally:
         dispose(app)
-    with server(url, threads, log) as port:
+    with served_database(url, delay_ms) as app_url, server(app_url, workers, threads, log) as port:
         stats, saved, elapsed = drive(port, writers, readers, seconds)
     told, lost, duplicated, mismatched = check(url, saved)
     unknown = sum(sum(one.unknown.values()) for one in saved)
     played = sum(len(one.deals) for one in saved)
     return Outcome(
-        dialect_name(url), elapsed, stats, told, lost, duplicated, mismatched, unknown, played
+        dialect_name(url),
+        workers,
+        delay_ms,
+        elapsed,
+        stats,
+        told,
+        lost,
+        duplicated,
+        mismatched,
+        unknown,
+        played,
     )
+
+
+@contextmanager
+def served_database(url: str, delay_ms: float) -> Iterator[str]:
+    """``url`` as the app server reaches it: through a proxy adding ``delay_ms`` each way
+    (:mod:`bench.latency`) for a PostgreSQL server, if asked."""
+    parsed = make_url(url)
+    if not delay_ms or parsed.get_backend_name() != "postgresql":
+        yield url
+        return
+    with latency.delayed(parsed.host or HOST, parsed.port or 5432, delay_ms) as port:
+        yield parsed.set(host=HOST, port=port).render_as_string(hide_password=False)
 
 
 def report(outcome: Outcome, writers: int, readers: int, threads: int) -> str:
@@ -446,9 +463,10 @@ def report(outcome: Outcome, writers: int, readers: int, threads: int) -> str:
     def ms(values: list[float], q: float) -> str:
         return f"{1000 * percentile(values, q):7.1f}"
 
+    delay = f", database {outcome.delay_ms:g} ms away" if outcome.delay_ms else ""
     lines = [
-        f"{outcome.database}: waitress with {threads} threads, {writers} scorekeepers and "
-        f"{readers} readers for {outcome.seconds:.0f} s",
+        f"{outcome.database}: gunicorn, {outcome.workers} worker(s) × {threads} threads"
+        f"{delay}, {writers} scorekeepers and {readers} readers for {outcome.seconds:.0f} s",
         f"  requests {len(every):,} ({len(every) / outcome.seconds:.1f}/s), "
         f"errors {len(stats.errors)}, connection retries {stats.retries}",
         f"  {'requests':<22} {'count':>7} {'p50 ms':>7} {'p95 ms':>7} {'p99 ms':>7}",
@@ -477,42 +495,91 @@ def database(kind: str, work: Path, server_url: str) -> Iterator[str]:
         yield url
 
 
+def deals_per_second(outcome: Outcome) -> float:
+    return len(outcome.stats.latencies.get("record a deal", [])) / outcome.seconds
+
+
+def summary(outcomes: list[Outcome]) -> str:
+    """Requests per second by database, delay and worker count."""
+    lines = [
+        "scaling: requests per second by worker processes",
+        f"  {'database':<11} {'delay ms':>8} {'workers':>7} {'requests/s':>10} {'deals/s':>8}"
+        f" {'p95 ms':>7}  errors lost duplicated",
+    ]
+    for outcome in outcomes:
+        every = outcome.stats.all()
+        lines.append(
+            f"  {outcome.database:<11} {outcome.delay_ms:8g} {outcome.workers:7d}"
+            f" {len(every) / outcome.seconds:10.1f} {deals_per_second(outcome):8.1f}"
+            f" {1000 * percentile(every, 95):7.1f}  {len(outcome.stats.errors):6d}"
+            f" {outcome.lost:4d} {outcome.duplicated:10d}"
+        )
+    return "\n".join(lines)
+
+
+def counts(text: str) -> list[int]:
+    return [int(part) for part in text.split(",") if part.strip()]
+
+
+def delays(text: str) -> list[float]:
+    return [float(part) for part in text.split(",") if part.strip()]
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description="Load the production server on loopback.")
-    parser.add_argument("--db", choices=["sqlite", "postgresql", "both"], default="both")
+    parser.add_argument("--db", choices=["sqlite", "postgresql", "both"], default="postgresql")
     parser.add_argument("--postgres", default=DEFAULT_POSTGRES)
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--writers", type=int, default=20, help="scorekeepers recording deals")
     parser.add_argument("--readers", type=int, default=5)
-    parser.add_argument("--threads", type=int, default=8, help="waitress threads")
+    parser.add_argument(
+        "--workers", type=counts, default=[1, 2], help="worker processes, one run each: 1,2,4"
+    )
+    parser.add_argument("--threads", type=int, default=8, help="threads per worker")
+    parser.add_argument(
+        "--db-delay-ms",
+        type=delays,
+        default=[0.0],
+        help="added each way between the app and PostgreSQL, one run each: 0,1,5",
+    )
     parser.add_argument("--games", type=int, default=200, help="the league's games to start from")
     args = parser.parse_args(argv)
     kinds = ["sqlite", "postgresql"] if args.db == "both" else [args.db]
     clean = True
+    outcomes = []
     for kind in kinds:
-        with (
-            tempfile.TemporaryDirectory(prefix="mille-load-") as work,
-            database(kind, Path(work), args.postgres) as url,
-        ):
-            log = Path(work) / "server.log"
-            outcome = run_one(
-                url,
-                games=args.games,
-                writers=args.writers,
-                readers=args.readers,
-                seconds=args.seconds,
-                threads=args.threads,
-                log=log,
-            )
-            print(report(outcome, args.writers, args.readers, args.threads), flush=True)
-            if outcome.stats.errors:
-                print(
-                    "  the server's last lines:\n    "
-                    + "\n    ".join(log.read_text().splitlines()[-15:])
-                )
-            clean &= not (
-                outcome.stats.errors or outcome.lost or outcome.duplicated or outcome.mismatched
-            )
+        for delay_ms in args.db_delay_ms if kind == "postgresql" else [0.0]:
+            for workers in args.workers:
+                with (
+                    tempfile.TemporaryDirectory(prefix="mille-load-") as work,
+                    database(kind, Path(work), args.postgres) as url,
+                ):
+                    log = Path(work) / "server.log"
+                    outcome = run_one(
+                        url,
+                        games=args.games,
+                        writers=args.writers,
+                        readers=args.readers,
+                        seconds=args.seconds,
+                        workers=workers,
+                        threads=args.threads,
+                        delay_ms=delay_ms,
+                        log=log,
+                    )
+                    outcomes.append(outcome)
+                    print(report(outcome, args.writers, args.readers, args.threads), flush=True)
+                    if outcome.stats.errors:
+                        print(
+                            "  the server's last lines:\n    "
+                            + "\n    ".join(log.read_text().splitlines()[-15:])
+                        )
+                    clean &= not (
+                        outcome.stats.errors
+                        or outcome.lost
+                        or outcome.duplicated
+                        or outcome.mismatched
+                    )
+    print(summary(outcomes))
     print("target (no errors, nothing lost or duplicated): " + ("met" if clean else "MISSED"))
 
 

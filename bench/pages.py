@@ -9,8 +9,9 @@ sizes, so that a busy moment of the machine hits every page and both sizes alike
 counts the SQL statements of each page, and compares each p95 with a baseline: a
 page rendering the same layout (``base.html``) with no database work.
 
-The targets (printed, never asserted by a test): at 20,000 games every page's p95
-is at most 3× the baseline's, and at most 1.5× its own p95 at 200 games.
+The target (printed, never asserted by a test): at 20,000 games every page's p95 is
+at most 1.2× its own p95 at 200 games. The ratio to the baseline is printed for
+reference, with no verdict (issue 17 withdrew issue 7's "≤ 3×").
 """
 
 import argparse
@@ -49,8 +50,9 @@ from .common import (
 from .generate import Generated, generate_into
 
 #: p95 at the big size over the baseline's p95, and over the page's own p95 at the small size.
-BASELINE_TARGET = 3.0
-GROWTH_TARGET = 1.5
+#: Issue 17: at most 1.2× from the small league to the big one. (Issue 7's "≤ 3× a bare
+#: layout" is withdrawn; the ratio is still printed, with no verdict.)
+GROWTH_TARGET = 1.2
 SLUG = "bench-league"
 BASELINE = "baseline (layout, no SQL)"
 LAYOUT = "layout, signed-in user"
@@ -464,7 +466,7 @@ def table(run: Run) -> str:
 def growth_table(small: Run, big: Run) -> str:
     lines = [
         f"{big.database}: p95 at {big.games:,} games against {small.games:,} "
-        f"(targets: ≤ {BASELINE_TARGET:g}× baseline, ≤ {GROWTH_TARGET:g}× growth)",
+        f"(target: ≤ {GROWTH_TARGET:g}× growth; ×baseline for reference)",
         f"  {'page':<28} {'p95 small':>10} {'p95 big':>9} {'growth':>7} {'×baseline':>10}  target",
     ]
     for name in big.timings:
@@ -472,7 +474,7 @@ def growth_table(small: Run, big: Run) -> str:
             continue
         grown = big.timings[name].p95 / small.timings[name].p95
         ratio = big.ratio(name)
-        ok = grown <= GROWTH_TARGET and ratio <= BASELINE_TARGET
+        ok = grown <= GROWTH_TARGET
         lines.append(
             f"  {name:<28} {1000 * small.timings[name].p95:10.2f} "
             f"{1000 * big.timings[name].p95:9.2f} {grown:7.2f} {ratio:10.2f}  "
@@ -518,9 +520,11 @@ def main(argv: list[str] | None = None) -> None:
             print("\n" + table(run), flush=True)
         print("\n" + growth_table(*runs), flush=True)
         pages_big = [name for name in runs[1].timings if name not in (BASELINE, LAYOUT)]
-        worst = max([worst] + [runs[1].ratio(name) for name in pages_big])
+        worst = max(
+            [worst] + [runs[1].timings[name].p95 / runs[0].timings[name].p95 for name in pages_big]
+        )
     print(f"\n(took {time.perf_counter() - began:.0f} s)")
-    print(f"worst p95 ratio at {big} games: {worst:.2f}")
+    print(f"worst growth at {big} games: {worst:.2f}")
 
 
 if __name__ == "__main__":

@@ -2,6 +2,7 @@
 
 import os
 import secrets
+import tempfile
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -19,11 +20,22 @@ def _asset_dir(name: str) -> str:
 
 
 def _secret_key(instance_path: str) -> str:
-    """A key made on first start and kept in the instance folder, unless one is configured."""
+    """A key made on first start and kept in the instance folder, unless one is configured.
+
+    Several app processes may start at once: the key is written whole under another name
+    and linked into place, so the first one wins and every process reads that one key.
+    """
     path = Path(instance_path) / "secret_key"
     if not path.exists():
-        path.write_text(secrets.token_hex(32))
-        path.chmod(0o600)
+        handle, draft = tempfile.mkstemp(dir=instance_path, prefix="secret_key.")  # mode 0600
+        with os.fdopen(handle, "w") as out:
+            out.write(secrets.token_hex(32))
+        try:
+            os.link(draft, path)
+        except FileExistsError:
+            pass  # another process made it first
+        finally:
+            os.unlink(draft)
     return path.read_text().strip()
 
 
@@ -57,6 +69,14 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         REMEMBER_COOKIE_DURATION=timedelta(days=30),
         REMEMBER_COOKIE_SAMESITE="Lax",
         REMEMBER_COOKIE_HTTPONLY=True,
+        # The largest request a page takes (views.allows_body: more for one): a larger one
+        # is refused (413) from its Content-Length, before it is read. Flask's limits on
+        # a form's fields in memory and its number of parts, stated here to be seen.
+        MAX_CONTENT_LENGTH=1024 * 1024,
+        MAX_FORM_MEMORY_SIZE=500_000,
+        MAX_FORM_PARTS=1000,
+        # Reverse proxies in front of the app whose X-Forwarded-* headers count (https.py).
+        PROXY_FIX=0,
     )
     app.config.from_prefixed_env("SCOREKEEPER")
     if "DATABASE_URL" in os.environ:
@@ -66,7 +86,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(app.instance_path)
 
-    from . import cli, database, views
+    from . import cli, database, https, views
 
     # Ids in URLs fit the database's integer: /games/99999999999999999999 is a 404.
     app.url_map.converters["int"] = BoundedIntConverter
@@ -77,6 +97,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     database.init_app(app)
     views.init_app(app)
     cli.init_app(app)
+    https.init_app(app)
     if app.config["AUTO_MIGRATE"]:
         database.migrate_and_seed(app)
     return app

@@ -11,6 +11,9 @@ from sqlalchemy import inspect
 from .models import AuditEvent, Game, User, db
 from .permissions import current_actor
 
+#: The action of a game imported from a file; its user is who imported it.
+IMPORTED = "game_imported"
+
 
 def _user_id(user: User) -> int:
     """The user's id, read from the session's identity map when it is there: a write

@@ -2,15 +2,24 @@
 
 from urllib.parse import urlsplit
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, session, url_for
+from flask import (
+    Blueprint,
+    abort,
+    current_app,
+    flash,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 from flask_login import LoginManager, current_user, login_required, login_user, logout_user
-from sqlalchemy.orm import joinedload
 from werkzeug.wrappers import Response
 
 from . import accounts
 from .forms import ButtonForm, ChangePasswordForm, LoginForm, SetupForm, TokenForm
 from .i18n import gettext
-from .models import User, db
+from .models import User
 from .services import ServiceError
 
 bp = Blueprint("auth", __name__)
@@ -21,11 +30,20 @@ login_manager.localize_callback = gettext  # the message is worded as it is flas
 
 
 @login_manager.user_loader
-def load_user(user_id: str) -> User | None:
-    """The signed-in user, with their roles in the same query: the menu asks for them."""
-    if not user_id.isdigit():
-        return None
-    return db.session.get(User, int(user_id), options=[joinedload(User.memberships)])
+def load_user(session_key: str) -> User | None:
+    """The signed-in user of a session that has not ended (see ``User.get_id``)."""
+    return accounts.user_for_session(session_key)
+
+
+def _sign_in(user: User, *, remember: bool) -> None:
+    """Start a session of the user's own on this browser: a new key, new cookies."""
+    login_user(user.in_session(accounts.start_session(user.id)), remember=remember)
+
+
+def _sign_out() -> None:
+    """End this browser's session on the server too, then forget it here."""
+    accounts.end_session(current_user.get_id() if current_user.is_authenticated else None)
+    logout_user()
 
 
 def _safe_next(target: str | None) -> str:
@@ -47,9 +65,10 @@ def setup() -> str | Response:
         try:
             user = accounts.create_first_admin(form.username.data or "", form.password.data or "")
         except ServiceError as error:
-            form.username.errors = [error.message]
+            field = form.password if error.field == "password" else form.username
+            field.errors = [error.message]
         else:
-            login_user(user, remember=True)
+            _sign_in(user, remember=True)
             flash(
                 gettext(
                     "Welcome, %(name)s. You administer this site and its first league.",
@@ -75,7 +94,7 @@ def login() -> tuple[str, int] | Response:
             status = 429
         else:
             if user is not None:
-                login_user(user, remember=form.remember.data)
+                _sign_in(user, remember=form.remember.data)
                 return redirect(_safe_next(request.args.get("next")))
             form.password.errors = [gettext("The username or password is wrong.")]
             status = 401
@@ -87,8 +106,20 @@ def logout() -> Response:
     """Sign out (a POST with a CSRF token, so no other site can sign anyone out)."""
     if not ButtonForm().validate_on_submit():
         abort(400)
-    logout_user()
+    _sign_out()
     flash(gettext("You are signed out."))
+    return redirect(url_for("table.home"))
+
+
+@bp.post("/account/sign-out-everywhere")
+@login_required
+def sign_out_everywhere() -> Response:
+    """End every session of this user: other phones, and copies of any cookie."""
+    if not ButtonForm().validate_on_submit():
+        abort(400)
+    accounts.end_all_sessions(current_user.id)
+    logout_user()
+    flash(gettext("You are signed out everywhere."))
     return redirect(url_for("table.home"))
 
 
@@ -104,15 +135,28 @@ def account() -> str | Response:
                 current_user.id, password_form.current.data or "", password_form.password.data or ""
             )
         except ServiceError as error:
-            password_form.current.errors = [error.message]
+            field = password_form.password if error.field == "password" else password_form.current
+            field.errors = [error.message]
         else:
-            flash(gettext("Your password is changed."))
+            # Every session ended with the old password; this browser gets a new one.
+            remembered = current_app.config.get("REMEMBER_COOKIE_NAME", "remember_token")
+            _sign_in(current_user, remember=remembered in request.cookies)
+            flash(gettext("Your password is changed. You are signed out everywhere else."))
             return redirect(url_for(".account"))
     elif token_form.submit.data and token_form.validate_on_submit():
-        # Shown once, after the redirect, so a reload can't make a second token.
-        session["new_token"] = accounts.create_token(current_user.id, token_form.name.data or "")
-        return redirect(url_for(".account"))
-    new_token = session.pop("new_token", None) if request.method == "GET" else None
+        # Shown once, in the answer to this POST: never in the session cookie, which its
+        # holder can read, nor in any cache.
+        new_token = accounts.create_token(current_user.id, token_form.name.data or "")
+        empty_form = TokenForm(prefix="token", formdata=None)
+        response = make_response(_account_page(password_form, empty_form, new_token), 201)
+        response.headers["Cache-Control"] = "no-store"
+        return response
+    return _account_page(password_form, token_form)
+
+
+def _account_page(
+    password_form: ChangePasswordForm, token_form: TokenForm, new_token: str | None = None
+) -> str:
     return render_template(
         "auth/account.html",
         password_form=password_form,

@@ -41,6 +41,15 @@ def create_user_command(username: str, admin: bool, password: str) -> None:
     click.echo(f"Created {kind} {user.username}.")
 
 
+@click.command("setup-code")
+@with_appcontext
+def setup_code_command() -> None:
+    """Print the code the setup page asks for to create the first administrator."""
+    if accounts.has_users():
+        raise click.ClickException("This site already has an administrator: sign in instead.")
+    click.echo(f"Setup code: {accounts.setup_code()}")
+
+
 @click.group("token", cls=AppGroup)
 def token_group() -> None:
     """Manage API tokens."""
@@ -90,5 +99,12 @@ def restore_command(file: str, yes: bool) -> None:
 
 
 def init_app(app: Flask) -> None:
-    for command in (init_db_command, user_group, token_group, backup_command, restore_command):
+    for command in (
+        init_db_command,
+        user_group,
+        setup_code_command,
+        token_group,
+        backup_command,
+        restore_command,
+    ):
         app.cli.add_command(command)

@@ -6,6 +6,7 @@ puts each problem next to the field it names.
 
 import re
 import uuid
+from collections.abc import Callable
 from typing import Any
 
 from flask_wtf import FlaskForm
@@ -28,7 +29,7 @@ from wtforms.validators import (
     ValidationError,
 )
 
-from .accounts import MIN_PASSWORD_LENGTH
+from .accounts import is_setup_code, password_problem
 from .counted_cards import CountedCards
 from .engine import (
     PRESETS,
@@ -52,7 +53,7 @@ from .i18n import lazy_gettext as _l
 from .i18n import money as money_text
 from .messages import PRESET_LABELS, ROLE_LABELS, problem_message
 from .models import Role
-from .services import MAX_NAME_LENGTH, squeeze
+from .services import MAX_NAME_LENGTH, name_problem, squeeze
 
 _WHOLE_NUMBER = re.compile(r"([+-]?)(\d+)")
 #: More digits than any score or star count has: such a number is read as this one, out of
@@ -78,6 +79,13 @@ def squeezed(value: str | None) -> str | None:
     return squeeze(value) if value else value
 
 
+def visible(_form: Any, field: Any) -> None:
+    """A name's characters: none invisible or a control (:func:`.names.printable`)."""
+    problem = name_problem(field.data or "")
+    if problem:
+        raise ValidationError(problem)
+
+
 def name_validators(missing: str) -> list[Any]:
     return [
         DataRequired(message=missing),
@@ -85,6 +93,7 @@ def name_validators(missing: str) -> list[Any]:
             max=MAX_NAME_LENGTH,
             message=_l("A name is at most %(most)s characters.", most=MAX_NAME_LENGTH),
         ),
+        visible,
     ]
 
 
@@ -311,6 +320,44 @@ class NewGameForm(RulesForm):
     )
     first_dealer = RadioField(_l("First dealer"), choices=DEALER_CHOICES, default="random")
     submit = SubmitField(_l("Start the game"))
+    # The answers to "Did you mean Alice?" (ask_about_new_names): the player to use instead
+    # of the name typed, or the new name confirmed as a new player.
+    use_player0 = StringField(filters=[squeezed])
+    use_player1 = StringField(filters=[squeezed])
+    new_player0 = StringField(filters=[squeezed])
+    new_player1 = StringField(filters=[squeezed])
+
+    #: Seat field name → the players' names its new name is close to, when the form asks.
+    suggestions: dict[str, list[str]]
+
+    def seats(self) -> list[tuple[StringField, StringField, StringField]]:
+        """Each seat's name field, with its "use this player" and "yes, a new player" answers."""
+        return [
+            (self.player0, self.use_player0, self.new_player0),
+            (self.player1, self.use_player1, self.new_player1),
+        ]
+
+    @staticmethod
+    def confirmed_new(name: StringField, new: StringField) -> bool:
+        """ "Yes, a new player Alcie" was tapped for the name the seat still has."""
+        return bool(new.data and name.data and new.data.casefold() == name.data.casefold())
+
+    def take_picked_players(self) -> None:
+        """ "Use Alice" was tapped: that seat's name is now the player picked."""
+        for name, use, _new in self.seats():
+            if use.data:
+                name.data = use.data
+
+    def ask_about_new_names(self, lookalikes: Callable[[str], list[str]]) -> bool:
+        """Ask "Did you mean Alice?" beside each name that would make a new player close to
+        ``lookalikes(name)``, unless it was confirmed as new; True if the form asks."""
+        self.suggestions = {}
+        for name, _use, new in self.seats():
+            if self.confirmed_new(name, new):
+                continue
+            if close := lookalikes(name.data or ""):
+                self.suggestions[name.name] = close
+        return bool(self.suggestions)
 
     def validate_player1(self, field: StringField) -> None:
         first, second = self.player0.data or "", field.data or ""
@@ -339,6 +386,9 @@ TALLY_FIELDS = {
 
 
 _VERSION = re.compile(r"[0-9]{1,9}")
+#: A one-time token as a form or a phone makes it (a UUID, with or without its dashes):
+#: whatever else arrives is refused before it reaches the token's column (100 characters).
+_TOKEN = re.compile(r"[A-Za-z0-9_-]{1,100}")
 
 
 class ButtonForm(Form):
@@ -358,6 +408,12 @@ class GameChangeForm(ButtonForm):
         if not text:
             return None
         return int(text) if _VERSION.fullmatch(text) else 0
+
+
+class RematchForm(ButtonForm):
+    """ "Rematch": one tap, with a one-time token so a double tap starts one game, not two."""
+
+    token = HiddenField(default=lambda: uuid.uuid4().hex)
 
 
 def confirmation(tally: Tally) -> str:
@@ -383,6 +439,8 @@ class DealForm(GameChangeForm):
     )
     stars0 = StringField(_l("Stars"), default="0")
     stars1 = StringField(_l("Stars"), default="0")
+    #: The one-time token of this form (a uuid4 in hex), or one a phone made for a deal
+    #: kept offline: checked against ``_TOKEN`` in :meth:`validate`.
     token = HiddenField(default=lambda: uuid.uuid4().hex)
     #: The :func:`confirmation` of the tally the scorekeeper confirmed, if any.
     confirm = HiddenField(default="")
@@ -413,6 +471,14 @@ class DealForm(GameChangeForm):
     def validate(self, extra_validators: Any = None) -> bool:
         self.warnings = []
         fields_ok = super().validate(extra_validators)
+        if self.token.data and not _TOKEN.fullmatch(self.token.data):
+            self.token.errors = [
+                _l(
+                    "This form was not sent as the page made it. "
+                    "Reload the page and enter the deal again."
+                )
+            ]
+            fields_ok = False
         try:
             self.tally = validate_tally(
                 int(self.out.data) if self.out.data in ("0", "1") else None,
@@ -462,20 +528,26 @@ class LoginForm(Form):
     submit = SubmitField(_l("Sign in"))
 
 
+def _acceptable_password(form: FlaskForm, field: PasswordField) -> None:
+    """Long enough, not too long, not a common one, not the username (``accounts``)."""
+    username = form.username.data if "username" in form else None
+    problem = password_problem(field.data or "", username or None)
+    if problem is not None:
+        raise ValidationError(problem)
+
+
 def _password_validators() -> list[Any]:
-    return [
-        DataRequired(message=_l("Choose a password.")),
-        Length(
-            min=MIN_PASSWORD_LENGTH,
-            message=_l("A password has at least %(least)s characters.", least=MIN_PASSWORD_LENGTH),
-        ),
-    ]
+    return [DataRequired(message=_l("Choose a password.")), _acceptable_password]
 
 
 class SetupForm(Form):
+    code = StringField(
+        _l("Setup code"),
+        validators=[DataRequired(message=_l("Enter the setup code printed in the terminal."))],
+    )
     username = StringField(
         _l("Your username"),
-        validators=[DataRequired(message=_l("Choose a username.")), Length(max=40)],
+        validators=[DataRequired(message=_l("Choose a username.")), Length(max=40), visible],
         filters=[squeezed],
     )
     password = PasswordField(_l("Password"), validators=_password_validators())
@@ -484,6 +556,12 @@ class SetupForm(Form):
         validators=[EqualTo("password", message=_l("The passwords differ."))],
     )
     submit = SubmitField(_l("Create the administrator"))
+
+    def validate_code(self, field: StringField) -> None:
+        if not is_setup_code(field.data or ""):
+            raise ValidationError(
+                _l("That is not the setup code: copy it from the terminal where the app started.")
+            )
 
 
 class ChangePasswordForm(Form):
@@ -510,7 +588,7 @@ class TokenForm(Form):
 class LeagueForm(Form):
     name = StringField(
         _l("League name"),
-        validators=[DataRequired(message=_l("Name the league.")), Length(max=60)],
+        validators=[DataRequired(message=_l("Name the league.")), Length(max=60), visible],
         filters=[squeezed],
     )
     public = BooleanField(_l("Public: anyone may read its games and standings"))
@@ -520,7 +598,7 @@ class LeagueForm(Form):
 class MemberForm(Form):
     username = StringField(
         _l("Username"),
-        validators=[DataRequired(message=_l("Enter a username.")), Length(max=40)],
+        validators=[DataRequired(message=_l("Enter a username.")), Length(max=40), visible],
         filters=[squeezed],
     )
     role = RadioField(_l("Role"), choices=ROLE_CHOICES, default=str(int(Role.SCOREKEEPER)))

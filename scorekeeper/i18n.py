@@ -8,6 +8,8 @@ asks for, else English. French is Québec French, formatted as in Canada
 The JSON API always answers in English.
 """
 
+import re
+import unicodedata
 from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
@@ -95,6 +97,34 @@ def translations() -> NullTranslations:
     return cached
 
 
+# French elides "de" and "que" before a vowel: "Points d'Erin", not "Points de Erin". The
+# catalog writes "de %(name)s"; which one a name takes is known only with the name.
+_ELIDABLE: Final = re.compile(r"\b([Dd]|[Qq]u)e %\((\w+)\)s")
+
+
+def starts_with_vowel_sound(word: str) -> bool:
+    """``word`` begins with a vowel, accented or not, or a (mute) h: Erin, Élodie, Hugo."""
+    first = unicodedata.normalize("NFD", word.lstrip()[:1].lower())[:1]
+    return first in "aeiouyhœæ" and first != ""
+
+
+def elided(text: str, variables: dict[str, Any]) -> str:
+    """``text`` with each "de %(x)s" / "que %(x)s" made "d'%(x)s" / "qu'%(x)s" where the
+    value of ``x`` starts with a vowel sound; ``Markup`` stays ``Markup``. English
+    messages never say "de %(x)s", so this is safe for every language."""
+    if "e %(" not in text:
+        return text
+
+    def elide(match: re.Match[str]) -> str:
+        value = variables.get(match[2])
+        if value is None or not starts_with_vowel_sound(str(value)):
+            return match[0]
+        return f"{match[1]}'%({match[2]})s"
+
+    result = _ELIDABLE.sub(elide, text)
+    return Markup(result) if isinstance(text, Markup) else result
+
+
 # The messages: Flask-Babel's gettext, ngettext and lazy_gettext, through the catalog
 # looked up once per request. Same signatures and results; ``pybabel extract`` reads
 # the same names.
@@ -102,13 +132,13 @@ def translations() -> NullTranslations:
 
 def gettext(string: str, **variables: Any) -> str:
     text: str = translations().ugettext(string)
-    return text % variables if variables else text
+    return elided(text, variables) % variables if variables else text
 
 
 def ngettext(singular: str, plural: str, num: int, **variables: Any) -> str:
     variables.setdefault("num", num)
     text: str = translations().ungettext(singular, plural, num)
-    return text % variables
+    return elided(text, variables) % variables
 
 
 def lazy_gettext(string: str, **variables: Any) -> LazyString:
@@ -167,7 +197,7 @@ def _template_gettext(context: Context, string: str, /, **variables: Any) -> str
     text = translations().ugettext(string)
     if context.eval_ctx.autoescape:
         text = Markup(text)
-    return text % variables  # type: ignore[no-any-return]
+    return elided(text, variables) % variables  # type: ignore[no-any-return]
 
 
 @pass_context
@@ -178,7 +208,7 @@ def _template_ngettext(
     text = translations().ungettext(singular, plural, num)
     if context.eval_ctx.autoescape:
         text = Markup(text)
-    return text % variables  # type: ignore[no-any-return]
+    return elided(text, variables) % variables  # type: ignore[no-any-return]
 
 
 def current_language() -> str:

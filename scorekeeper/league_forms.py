@@ -5,7 +5,7 @@ from wtforms import DateField, IntegerField, RadioField, SelectChoice, StringFie
 from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, ValidationError
 from wtforms.widgets import HiddenInput
 
-from .forms import Form, squeezed
+from .forms import Form, squeezed, visible
 from .i18n import gettext
 from .i18n import lazy_gettext as _l
 from .league_queries import MAX_ID
@@ -25,6 +25,7 @@ class SeasonForm(Form):
                 max=MAX_SEASON_NAME,
                 message=_l("At most %(most)s characters.", most=MAX_SEASON_NAME),
             ),
+            visible,
         ],
         filters=[squeezed],
     )

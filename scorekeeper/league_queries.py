@@ -17,11 +17,13 @@ from sqlalchemy import and_, or_, select, true, tuple_, union_all
 from sqlalchemy.orm import aliased, joinedload
 from sqlalchemy.sql.elements import ColumnElement
 
+from .audit import IMPORTED
 from .engine.rating import START
 from .league_stats import season_range
 from .models import (
     FINISHED,
     IN_PROGRESS,
+    AuditEvent,
     Game,
     GameResult,
     League,
@@ -338,8 +340,8 @@ class ArchivePage:
     """One page of games, newest first, with the cursors to the pages on either side."""
 
     games: list[Game]
-    newer: int | None  # list games after this id (``before=``) for the newer page
-    older: int | None  # list games before this id (``after=``) for the older page
+    newer: int | None  # list games played after this game (``before=``) for the newer page
+    older: int | None  # list games played before this game (``after=``) for the older page
 
 
 def archive(
@@ -350,16 +352,19 @@ def archive(
     before: int | None = None,
     limit: int = PAGE_SIZE,
 ) -> ArchivePage:
-    """Games newest first: those older than game ``after``, or newer than game ``before``.
+    """Games newest first, by when they were played (:attr:`Game.played_at`, the id
+    breaking ties): those played before game ``after``, or after game ``before``.
 
-    Keyset pages (``id < after``) cost the same at page 500 as at page 1.
+    Keyset pages (``(played_at, id) < (that game's, its id)``) cost the same at page 500
+    as at page 1; the cursor stays a game id, so links and the API's ``next_page`` keep
+    their form.
     """
     newest_first = before is None
     bound: ColumnElement[bool] = true()
     if after is not None:
-        bound = Game.id < after
+        bound = _played_key() < _played_key_of(league_id, after)
     elif before is not None:
-        bound = Game.id > before
+        bound = _played_key() > _played_key_of(league_id, before)
     games = _games(league_id, filters, bound, newest_first, limit + 1)
     more = len(games) > limit  # beyond this page, in the direction read
     games = games[:limit]
@@ -373,6 +378,22 @@ def archive(
     return ArchivePage(games, games[0].id if more else None, games[-1].id)
 
 
+def _played_key() -> Any:
+    """The order of "newest first", read backwards."""
+    return tuple_(Game.played_at, Game.id)
+
+
+def _played_key_of(league_id: int, game_id: int) -> Any:
+    """The cursor game's place in that order, read inside the page's own query (a
+    game of another league, or none, is no place: the page is empty)."""
+    played_at = (
+        select(Game.played_at)
+        .where(Game.id == game_id, Game.league_id == league_id)
+        .scalar_subquery()
+    )
+    return tuple_(played_at, game_id)
+
+
 def _games(
     league_id: int,
     filters: GameFilters,
@@ -380,22 +401,26 @@ def _games(
     newest_first: bool,
     limit: int,
 ) -> list[Game]:
-    order = Game.id.desc() if newest_first else Game.id.asc()
+    order: list[ColumnElement[Any]] = (
+        [Game.played_at.desc(), Game.id.desc()]
+        if newest_first
+        else [Game.played_at.asc(), Game.id.asc()]
+    )
     conditions = [Game.league_id == league_id, bound, *_filter_conditions(filters)]
     sides = _sides(filters)
     query = select(Game).options(joinedload(Game.player0), joinedload(Game.player1))
     if len(sides) == 1:
         query = query.where(*conditions, *sides)
     else:
-        # One index range per seat, each already in id order, instead of an OR
+        # One index range per seat, each already in the order read, instead of an OR
         # that would read every game of the player and sort them.
         branches = [
-            select(Game.id).where(*conditions, side).order_by(order).limit(limit).subquery()
+            select(Game.id).where(*conditions, side).order_by(*order).limit(limit).subquery()
             for side in sides
         ]
         ids = union_all(*(select(branch.c.id) for branch in branches)).subquery()
         query = query.where(Game.id.in_(select(ids.c.id)))
-    return list(db.session.scalars(query.order_by(order).limit(limit)))
+    return list(db.session.scalars(query.order_by(*order).limit(limit)))
 
 
 def _sides(filters: GameFilters) -> list[ColumnElement[bool]]:
@@ -523,6 +548,9 @@ def owed_to(player_id: int, games: list[Game]) -> int:
 class Payment:
     game: Game
     marked_by: str | None
+    #: Paid as a file said, not marked here: who imported it (None: nobody since removed).
+    imported_by: str | None = None
+    imported: bool = False
 
 
 @dataclass(frozen=True)
@@ -533,10 +561,20 @@ class PaymentPage:
 
 def payments(league_id: int, *, after: int | None = None, limit: int = PAGE_SIZE) -> PaymentPage:
     """Games marked paid, latest payment first (keyset on the payment time and game id)."""
+    import_event, importer = aliased(AuditEvent), aliased(User)
     query = (
-        select(Game, User.username)
+        select(Game, User.username, import_event.id, importer.username)
         .options(joinedload(Game.player0), joinedload(Game.player1))
         .outerjoin(User, User.id == Game.paid_by_id)
+        .outerjoin(
+            import_event,
+            and_(
+                import_event.game_id == Game.id,
+                import_event.action == IMPORTED,
+                Game.paid_by_id.is_(None),
+            ),
+        )
+        .outerjoin(importer, importer.id == import_event.user_id)
         .where(Game.league_id == league_id, Game.paid_at.is_not(None))
     )
     if after is not None:
@@ -548,7 +586,10 @@ def payments(league_id: int, *, after: int | None = None, limit: int = PAGE_SIZE
     rows = db.session.execute(
         query.order_by(Game.paid_at.desc(), Game.id.desc()).limit(limit + 1)
     ).all()
-    found = [Payment(game, username) for game, username in rows[:limit]]
+    found = [
+        Payment(game, username, imported_by, imported=event is not None)
+        for game, username, event, imported_by in rows[:limit]
+    ]
     return PaymentPage(found, found[-1].game.id if len(rows) > limit else None)
 
 

@@ -15,13 +15,14 @@ reads what the last change committed.
 """
 
 from collections.abc import Iterable, Sequence
-from datetime import datetime, time, timedelta
+from datetime import date, datetime, time, timedelta
 from itertools import groupby
 from typing import Any, NamedTuple
 
-from sqlalchemy import and_, case, delete, func, insert, or_, select, tuple_
+from sqlalchemy import and_, bindparam, case, delete, func, insert, or_, select, tuple_, union_all
 from sqlalchemy.sql.elements import ColumnElement
 
+from .database import insert as upsert
 from .engine.rating import START, Rated, new_ratings
 from .models import (
     Game,
@@ -48,6 +49,7 @@ class Running(NamedTuple):
 FIRST_GAME = Running(0, START, 0)
 #: Up to this many pairs are looked up by index one by one (see :func:`_pairs_in`).
 PAIRS_AS_OR = 16
+PAIR_SUMS = ("played", "won", "net", "unpaid_games", "unpaid_won", "unpaid_lost")
 RECORD_SUMS = (
     "played",
     "won",
@@ -62,20 +64,26 @@ RECORD_SUMS = (
 )
 
 
-def game_changed(game: Game) -> None:
-    """Bring the game's results, and every result after it in game order, up to date."""
+def game_changed(game: Game, *, was_finished: bool = True) -> None:
+    """Bring the game's results, and every result after it in game order, up to date.
+
+    The caller holds the league's lock (``services._game_for_update``). ``was_finished``:
+    whether the game had ended before this change (and so has results stored).
+    """
+    if not was_finished:
+        if not game.finished:
+            return  # a game in progress with no results: nothing derived changes
+        if add_newest(game):
+            return
     stored = {row.player_id: row for row in _results_of(game.id)}
     if not stored and not game.finished:
-        return  # a game in progress with no results: nothing derived changes
-    lock_league(game.league_id)
+        return
     keys = [(row.finished_at, row.game_id) for row in stored.values()]
-    added = []
     if game.finished:
         for values in result_values(game):
             row = stored.get(values["player_id"])
             if row is None:
-                added.append(GameResult(**values))
-                db.session.add(added[-1])
+                db.session.add(GameResult(**values))
             else:
                 for name, value in values.items():
                     _assign(row, name, value)
@@ -86,15 +94,121 @@ def game_changed(game: Game) -> None:
             db.session.delete(row)
     db.session.flush()
     start = min(keys)
-    # The usual change at the table: a game ends after every other one. Its results are
-    # then the last of both its players, and their records only grow by them.
-    newest = len(added) == 2 and _ends_the_order(game.league_id, start)
     touched = rerate(game.league_id, start) | {game.player0_id, game.player1_id}
-    if newest:
-        add_to_records(game.league_id, added)
-    else:
-        refresh_records(game.league_id, touched, since=start[0])
+    refresh_records(game.league_id, touched, since=start[0])
     refresh_pairs(game.league_id, [(game.player0_id, game.player1_id)])
+
+
+#: Finished games read, rated and inserted together when a league is rebuilt.
+REBUILD_BATCH = 1000
+
+
+def add_newest(game: Game) -> bool:
+    """The usual change at the table: a game ends after every other game of both its
+    players. Its two results are numbered and rated from the players' last ones, and
+    added to their records, their records in the seasons it ended in and their
+    head-to-head — five statements, however long the league's history.
+
+    Exactly what the full walk in :func:`game_changed` would write: no later result
+    involves either player, so no other result's running values change
+    (``tests/web/test_leagues_data.py`` compares every derived row with a rebuild).
+    Returns False, having written nothing, if either player has a later result.
+    """
+    assert game.finished_at is not None
+    key = (game.finished_at, game.id)
+    last = _last_results((game.player0_id, game.player1_id))
+    if any((row.finished_at, row.game_id) > key for row in last):
+        return False
+    before = {row.player_id: Running(row.number, row.rating_after, row.net_after) for row in last}
+    rows = result_values(game)
+    winner, loser = sorted(rows, key=lambda row: not row["won"])
+    _rate(winner, loser, [before.get(row["player_id"], FIRST_GAME) for row in (winner, loser)])
+    db.session.execute(insert(GameResult), rows)
+    records = [_record_of(row) for row in rows]
+    db.session.execute(_adding(_upsert(PlayerRecord), ["player_id"], RECORD_SUMS), records)
+    db.session.execute(_into_seasons(game.finished_at.date()), records)
+    unpaid = game.paid_at is None
+    pairs = [
+        {
+            "player_id": row["player_id"],
+            "opponent_id": row["opponent_id"],
+            "league_id": row["league_id"],
+            "played": 1,
+            "won": int(row["won"]),
+            "net": row["net"],
+            "unpaid_games": int(unpaid),
+            "unpaid_won": row["net"] if unpaid and row["won"] else 0,
+            "unpaid_lost": -row["net"] if unpaid and not row["won"] else 0,
+        }
+        for row in rows
+    ]
+    db.session.execute(_adding(_upsert(PairRecord), ["player_id", "opponent_id"], PAIR_SUMS), pairs)
+    return True
+
+
+def _last_results(players: Sequence[int]) -> list[Any]:
+    """Each player's last result in game order (none for a first game), in one statement."""
+    r = GameResult
+    last = [
+        select(r.player_id, r.finished_at, r.game_id, r.number, r.rating_after, r.net_after)
+        .where(r.player_id == player)
+        .order_by(r.finished_at.desc(), r.game_id.desc())
+        .limit(1)
+        .subquery()
+        for player in players
+    ]
+    return list(db.session.execute(union_all(*(select(each) for each in last))))
+
+
+def _record_of(result: dict[str, Any]) -> dict[str, Any]:
+    """What one result adds to a record (all time or a season's), and the rating it leaves."""
+    won = result["won"]
+    return {
+        "player_id": result["player_id"],
+        "league_id": result["league_id"],
+        "played": 1,
+        "won": int(won),
+        "net": result["net"],
+        "naturals": result["naturals"],
+        "chapeaux": result["chapeaux"],
+        "skunks_given": int(result["skunk_given"]),
+        "skunks_taken": int(result["skunk_taken"]),
+        "margin_won": result["margin"] if won else 0,
+        "deals": result["deals"],
+        "points": result["total"],
+        "rating_start": result["rating_before"],  # kept by a record that exists
+        "rating": result["rating_after"],
+    }
+
+
+def _upsert(model: Any) -> Any:
+    """An upsert's ``INSERT`` into the model's table (a Core statement: the ORM's bulk
+    insert takes no ``ON CONFLICT … SET`` by column name)."""
+    return upsert(model.__table__)
+
+
+def _adding(statement: Any, keys: list[str], sums: Sequence[str]) -> Any:
+    """``statement`` (an upsert's ``INSERT``) adding to the row that exists: its ``sums``
+    grow by the new values, and a record takes the new rating."""
+    table = statement.table
+    values = {name: table.c[name] + statement.excluded[name] for name in sums}
+    if "rating" in table.c:
+        values["rating"] = statement.excluded.rating
+    return statement.on_conflict_do_update(index_elements=keys, set_=values)
+
+
+def _into_seasons(day: date) -> Any:
+    """A record (:func:`_record_of`) added to the player's record in every season of the
+    league holding ``day``: one ``INSERT … SELECT`` from the seasons, however many."""
+    s = SeasonRecord.__table__.c
+    names = ["player_id", "league_id", *RECORD_SUMS, "rating_start", "rating"]
+    seasons = select(Season.id, *(bindparam(name, type_=s[name].type) for name in names)).where(
+        Season.league_id == bindparam("league_id"),
+        Season.starts_on <= day,
+        Season.ends_on >= day,
+    )
+    statement = _upsert(SeasonRecord).from_select(["season_id", *names], seasons)
+    return _adding(statement, ["season_id", "player_id"], RECORD_SUMS)
 
 
 def rebuild_league(league_id: int) -> None:
@@ -103,11 +217,15 @@ def rebuild_league(league_id: int) -> None:
     for model in (GameResult, PlayerRecord, SeasonRecord, PairRecord):
         db.session.execute(delete(model).where(model.league_id == league_id))
     games = db.session.scalars(
-        select(Game).where(Game.league_id == league_id, Game.status == "finished")
+        select(Game)
+        .where(Game.league_id == league_id, Game.status == "finished")
+        .order_by(Game.finished_at, Game.id)
+        .execution_options(yield_per=REBUILD_BATCH)  # a league of any size, in bounded memory
     )
-    rows = [values for game in games for values in result_values(game)]
-    _rate_from_scratch(rows)  # numbered and rated before the insert: no row is written twice
-    if rows:
+    running: dict[int, Running] = {}
+    for batch in games.partitions():
+        rows = [values for game in batch for values in result_values(game)]
+        _rate_from_scratch(rows, running)  # numbered and rated before the insert
         db.session.execute(insert(GameResult), rows)
     players = set(db.session.scalars(select(GameResult.player_id).where(_in_league(league_id))))
     refresh_records(league_id, players, since=None)
@@ -197,23 +315,30 @@ def _after_game(before: Sequence[Running], nets: tuple[int, int]) -> list[Runnin
     ]
 
 
-def _rate_from_scratch(rows: list[dict[str, Any]]) -> None:
+def _rate(winner: dict[str, Any], loser: dict[str, Any], before: list[Running]) -> list[Running]:
+    """One game's two result rows numbered and rated from each player's state ``before``
+    it (winner's first); the states after it."""
+    after = _after_game(before, (winner["net"], loser["net"]))
+    for row, was, now in zip((winner, loser), before, after, strict=True):
+        row.update(
+            number=now.games,
+            rating_before=was.rating,
+            rating_after=now.rating,
+            net_after=now.net,
+        )
+    return after
+
+
+def _rate_from_scratch(rows: list[dict[str, Any]], running: dict[int, Running]) -> None:
     """What :func:`rerate` does from the first game, on new result rows before they are
-    inserted (sorted into game order in place)."""
+    inserted (sorted into game order in place), continuing from ``running``: each
+    player's state after the games before these, updated as they are rated."""
     rows.sort(key=lambda row: (row["finished_at"], row["game_id"], row["seat"]))
-    running: dict[int, Running] = {}
     for _, pair in groupby(rows, key=lambda row: row["game_id"]):
         first, second = pair
         winner, loser = (first, second) if first["won"] else (second, first)
         before = [running.get(row["player_id"], FIRST_GAME) for row in (winner, loser)]
-        after = _after_game(before, (winner["net"], loser["net"]))
-        for row, was, now in zip((winner, loser), before, after, strict=True):
-            row.update(
-                number=now.games,
-                rating_before=was.rating,
-                rating_after=now.rating,
-                net_after=now.net,
-            )
+        for row, now in zip((winner, loser), _rate(winner, loser, before), strict=True):
             running[row["player_id"]] = now
 
 
@@ -247,53 +372,6 @@ def refresh_records(league_id: int, players: set[int], since: datetime | None) -
         seasons = seasons.where(Season.ends_on >= since.date())
     for season in db.session.scalars(seasons).all():
         refresh_season(season, ids)
-
-
-def add_to_records(league_id: int, results: Sequence[GameResult]) -> None:
-    """Add the results of the game that ends the league's game order to its players'
-    records, all time and in every season it ended in.
-
-    Exactly what :func:`refresh_records` would add up, without reading the players'
-    history again: the sums grow by the game, the rating becomes the one after it, and a
-    first record starts from the rating before it.
-    """
-    day = results[0].finished_at.date()
-    seasons = db.session.scalars(
-        select(Season.id).where(
-            Season.league_id == league_id, Season.starts_on <= day, Season.ends_on >= day
-        )
-    ).all()
-    for result in results:
-        keys: list[tuple[Any, dict[str, int]]] = [(PlayerRecord, {"player_id": result.player_id})]
-        keys += [
-            (SeasonRecord, {"season_id": season, "player_id": result.player_id})
-            for season in seasons
-        ]
-        for model, key in keys:
-            record = db.session.get(model, tuple(key.values()), populate_existing=True)
-            if record is None:
-                record = model(**key, league_id=league_id, rating_start=result.rating_before)
-                record.played = record.won = record.net = record.naturals = 0
-                record.chapeaux = record.skunks_given = record.skunks_taken = 0
-                record.margin_won = record.deals = record.points = 0
-                db.session.add(record)
-            record.played += 1
-            record.won += int(result.won)
-            record.net += result.net
-            record.naturals += result.naturals
-            record.chapeaux += result.chapeaux
-            record.skunks_given += int(result.skunk_given)
-            record.skunks_taken += int(result.skunk_taken)
-            record.margin_won += result.margin if result.won else 0
-            record.deals += result.deals
-            record.points += result.total
-            record.rating = result.rating_after
-
-
-def _ends_the_order(league_id: int, key: OrderKey) -> bool:
-    """Whether no result comes after ``key`` in the league's game order."""
-    later = select(GameResult.game_id).where(_in_league(league_id), _order_key() > tuple_(*key))
-    return db.session.scalar(later.limit(1)) is None
 
 
 def refresh_season(season: Season, players: Sequence[int] | None = None) -> None:

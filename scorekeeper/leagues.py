@@ -1,7 +1,10 @@
 """The league: standings, players, head-to-head, every past game, who owes whom, seasons,
 export and import."""
 
+import io
 import json
+import shutil
+import tempfile
 from typing import Any
 
 from flask import (
@@ -27,7 +30,7 @@ from .league_charts import trend_chart
 from .league_forms import ImportForm, SeasonForm, SettleForm
 from .models import League, Player, Role, Season
 from .permissions import acting_user, may, require_read, require_role
-from .views import money
+from .views import allows_body, money
 
 bp = Blueprint("leagues", __name__)
 
@@ -376,6 +379,7 @@ def export_json(slug: str) -> Response:
 
 
 @bp.route("/leagues/<slug>/import", methods=["GET", "POST"])
+@allows_body(MAX_IMPORT_BYTES + 1024 * 1024)  # the file and the multipart around it
 def import_games(slug: str) -> str | Response | tuple[str, int]:
     """Import paper score cards (CSV) or a league export (JSON); all or nothing."""
     league = _league(slug, Role.ADMIN)
@@ -398,19 +402,34 @@ def import_games(slug: str) -> str | Response | tuple[str, int]:
 
 
 def _read_import(league: League, form: ImportForm) -> transfer.ImportPlan:
-    data = form.file.data.read(MAX_IMPORT_BYTES + 1)
-    if len(data) > MAX_IMPORT_BYTES:
+    upload = form.file.data.stream  # spooled to a temporary file: read as a stream
+    upload.seek(0, io.SEEK_END)
+    if upload.tell() > MAX_IMPORT_BYTES:
         raise transfer.ImportProblems(
             [gettext("The file is larger than 50 MB; split it in parts.")]
         )
-    text = transfer.read_text(data)
+    upload.seek(0)
     if form.format.data != "json":
-        return transfer.parse_csv(text)
+        # The import reads the file again as it saves, after the request's own copy is
+        # closed: it reads a copy of its own, on disk, closed when the import is done.
+        spooled = tempfile.TemporaryFile()  # noqa: SIM115 (the import closes it)
+        copy = io.TextIOWrapper(spooled, encoding="utf-8-sig", newline="")
+        try:
+            shutil.copyfileobj(upload, copy.buffer)
+            return transfer.parse_csv(copy)
+        except BaseException:
+            copy.close()
+            raise
+    text = transfer.read_text(upload.read())
     try:
         loaded = json.loads(text)
     except ValueError as error:
         raise transfer.ImportProblems(
             [gettext("The file is not JSON: %(error)s.", error=error)]
+        ) from None
+    except RecursionError:
+        raise transfer.ImportProblems(
+            [gettext("The file is nested too deeply to be a league export.")]
         ) from None
     plan = transfer.parse_json(loaded)
     transfer.check_league_empty(league.id)

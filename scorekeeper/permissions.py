@@ -7,7 +7,7 @@ league. A public league may be read by anyone; a private one is hidden — a 404
 
 from flask import abort, g, has_request_context
 from flask_login import current_user
-from sqlalchemy import case, func, select
+from sqlalchemy import case, func, inspect, select
 
 from .models import League, Membership, Role, User, db
 
@@ -36,17 +36,21 @@ def role_in(league: League, user: User | None = None) -> Role | None:
         return None
     if user.is_admin:
         return Role.ADMIN
-    # A page asks several times (its check, its buttons, its history): one query a request.
+    # A page asks several times (its check, its buttons, its history): one answer a request,
+    # read from the memberships loaded with the user when they are.
     known: dict[tuple[int, int], Role | None] = (
         g.setdefault("roles_seen", {}) if has_request_context() else {}
     )
     key = (user.id, league.id)
     if key not in known:
-        role = db.session.scalar(
-            select(Membership.role).where(
-                Membership.user_id == user.id, Membership.league_id == league.id
+        if "memberships" in inspect(user).dict:  # loaded with the user (auth.load_user)
+            role = next((m.role for m in user.memberships if m.league_id == league.id), None)
+        else:
+            role = db.session.scalar(
+                select(Membership.role).where(
+                    Membership.user_id == user.id, Membership.league_id == league.id
+                )
             )
-        )
         known[key] = None if role is None else Role(role)
     return known[key]
 

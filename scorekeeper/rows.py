@@ -14,7 +14,7 @@ from typing import Any
 from flask import url_for
 from markupsafe import Markup, escape
 
-from .i18n import day, money, number, translations
+from .i18n import day, elided, money, number, translations
 from .messages import rules_label
 from .models import Game
 
@@ -23,7 +23,7 @@ from .models import Game
 
 def _(string: str, **variables: Any) -> Markup:
     """``{{ _(string, **variables) }}`` in an autoescaped template."""
-    return Markup(translations().ugettext(string)) % variables
+    return Markup(elided(Markup(translations().ugettext(string)), variables)) % variables
 
 
 def ngettext(singular: str, plural: str, num: int) -> Markup:

@@ -8,17 +8,19 @@ import random
 import re
 import unicodedata
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import func, inspect, select
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import joinedload
+from sqlalchemy.orm import contains_eager, joinedload
 from sqlalchemy.orm.attributes import set_committed_value
+from sqlalchemy.orm.util import identity_key
 
 from . import audit, league_stats
 from .counted_cards import CountedCards
-from .database import writing
+from .database import insert, writing
 from .engine import (
     DealAfterEnd,
     Rules,
@@ -31,7 +33,7 @@ from .engine import (
     replay,
     settle,
 )
-from .i18n import gettext
+from .i18n import gettext, lazy_gettext
 from .models import (
     FINISHED,
     IN_PROGRESS,
@@ -44,9 +46,18 @@ from .models import (
     db,
     utcnow,
 )
+from .names import MAX_KEY_LENGTH, squeeze, unseen
 from .permissions import current_actor
+from .similar_names import close_names
 
 DEFAULT_LEAGUE_NAME = "Our table"
+#: Why a name is refused, on pages (beside the field), in the API and on import.
+INVISIBLE = lazy_gettext(
+    "A name can't contain invisible characters "
+    "(such as a zero-width space, a soft hyphen or a right-to-left mark)."
+)
+CONTROL = lazy_gettext("A name can't contain control characters.")
+TOO_LONG_FOLDED = lazy_gettext("This name is too long to compare with others; shorten it.")
 MAX_NAME_LENGTH = 40
 #: The earliest day a game or a season may have. Paper score cards go back no further, and
 #: with a known range of days no date arithmetic can leave the calendar (year 1 minus a day).
@@ -94,13 +105,19 @@ def default_league() -> League | None:
 
 
 def ensure_default_league() -> League:
-    """The first start creates a league, so casual players never think about leagues."""
+    """The first start creates a league, so casual players never think about leagues.
+
+    It is private: the app is reachable from the whole network, and who owes whom is
+    the table's business until its administrator makes the league public.
+    """
     league = default_league()
     if league is not None:
         return league
     try:
         with writing():
-            db.session.add(League(slug=slugify(DEFAULT_LEAGUE_NAME), name=DEFAULT_LEAGUE_NAME))
+            db.session.add(
+                League(slug=slugify(DEFAULT_LEAGUE_NAME), name=DEFAULT_LEAGUE_NAME, public=False)
+            )
     except IntegrityError:
         pass  # another process made it first
     league = default_league()
@@ -114,22 +131,25 @@ def league_by_slug(slug: str) -> League | None:
     return db.session.scalars(select(League).where(League.slug == slug)).first()
 
 
-def squeeze(name: str) -> str:
-    """A name trimmed, with runs of spaces inside it made one."""
-    return " ".join(name.split())
-
-
-def printable(text: str) -> bool:
-    """Whether a string can be stored, compared and shown: no control characters (NUL,
-    escape, delete…) and no lone surrogates. PostgreSQL can't even hold a NUL."""
-    return not any(unicodedata.category(char) in ("Cc", "Cs") for char in text)
-
-
-def check_printable(name: str) -> None:
+def check_printable(name: str, field: str = "name") -> None:
     """ServiceError unless ``name`` is :func:`printable` (a tab or a line break in a name
     typed or imported has already been made a space by :func:`squeeze`)."""
-    if not printable(name):
-        raise ServiceError(gettext("A name can't contain control characters."), field="name")
+    problem = name_problem(name)
+    if problem:
+        raise ServiceError(problem, field=field)
+
+
+def name_problem(name: str) -> str | None:
+    """Why a name can't be kept as it is (:func:`.names.unseen`), in the reader's language."""
+    found = unseen(name)
+    return None if found is None else str(CONTROL if found == "control" else INVISIBLE)
+
+
+def check_key_length(name: str, field: str = "name") -> None:
+    """ServiceError if the name's key (:func:`.names.key`) would not fit its column: a name
+    of 40 characters always fits; this refuses what no one types, not a 500."""
+    if len(Player.key(name)) > MAX_KEY_LENGTH:
+        raise ServiceError(str(TOO_LONG_FOLDED), field=field)
 
 
 def clean_player_name(name: str) -> str:
@@ -142,6 +162,7 @@ def clean_player_name(name: str) -> str:
         raise ServiceError(
             gettext("A name is at most %(most)s characters.", most=MAX_NAME_LENGTH), field="name"
         )
+    check_key_length(cleaned)
     return cleaned
 
 
@@ -149,6 +170,16 @@ def find_player(league_id: int, name: str) -> Player | None:
     return db.session.scalars(
         select(Player).where(Player.league_id == league_id, Player.name_key == Player.key(name))
     ).first()
+
+
+def lookalike_players(league_id: int, name: str) -> list[str]:
+    """The names of the league's players close to ``name`` (:mod:`.similar_names`), to ask
+    "Did you mean Alice?" before a new player is made; none when ``name`` is a player."""
+    cleaned = squeeze(name)
+    if not cleaned or find_player(league_id, cleaned) is not None:
+        return []
+    names = db.session.scalars(select(Player.name).where(Player.league_id == league_id))
+    return close_names(cleaned, names)
 
 
 def _new_player(league_id: int, name: str) -> Player:
@@ -221,6 +252,61 @@ def start_game(
     return game
 
 
+def rematch(game_id: int, *, token: str | None = None) -> tuple[Game, bool]:
+    """The next game after a finished one: the same league, players (in the same seats),
+    rules and stakes. Returns the new game and whether this call started it.
+
+    **Decision** (RULES.md is silent on a following game): the first deal goes to the
+    player who did not deal first last game, so over an evening the first deal alternates
+    as the deal does within a game. A ``token`` seen before (a double tap) starts nothing:
+    the game it started is returned; so is a rematch another phone started, while it has
+    no deal yet.
+    """
+    with writing():
+        # Locked first, so a retry of the same tap waits for this one and then sees its token.
+        game = _game_for_update(game_id, settled_ok=True)
+        if token and (seen := db.session.get(SubmissionToken, token)) is not None:
+            started = db.session.get(Game, seen.game_id)
+            if started is not None and started.league_id == game.league_id:
+                return started, False
+            raise Conflict(gettext("This button was already used; reload the page."))
+        if not game.finished:
+            raise Conflict(gettext("Only a finished game can be played again."))
+        if (waiting := _rematch_started(game)) is not None:
+            return waiting, False  # from another phone: one rematch, not two
+        new = Game(
+            league_id=game.league_id,
+            player0_id=game.player0_id,
+            player1_id=game.player1_id,
+            first_dealer=1 - game.first_dealer,
+        )
+        new.rules = game.rules
+        new.stakes = game.stakes
+        db.session.add(new)
+        db.session.flush()  # its id, for the token
+        if token:
+            db.session.add(SubmissionToken(token=token, game_id=new.id))
+    return new, True
+
+
+def _rematch_started(game: Game) -> Game | None:
+    """A game of the same two in the same seats, rules and stakes, started since ``game``
+    ended and still without a deal: the rematch someone has already started."""
+    found = db.session.scalars(
+        select(Game)
+        .where(
+            Game.league_id == game.league_id,
+            Game.player0_id == game.player0_id,
+            Game.player1_id == game.player1_id,
+            Game.status == IN_PROGRESS,
+            Game.deal_count == 0,
+            Game.created_at >= game.finished_at,
+        )
+        .order_by(Game.id)
+    )
+    return next((g for g in found if g.rules == game.rules and g.stakes == game.stakes), None)
+
+
 def scorecard(game: Game) -> Scorecard:
     """The game's score card, replayed by the engine from its stored deals."""
     return replay(game.rules, Seat(game.first_dealer), [deal.tally for deal in game.deals])
@@ -232,9 +318,35 @@ def settlement(game: Game, card: Scorecard | None = None) -> Settlement | None:
 
 
 def _game_for_update(game_id: int, version: int | None = None, *, settled_ok: bool = False) -> Game:
-    """The game, row-locked for this write (PostgreSQL), checked against a stale page
-    and, unless ``settled_ok``, against a settled (locked) game."""
-    game = db.session.get(Game, game_id, with_for_update=True, populate_existing=True)
+    """The game with its players, checked against a stale page and, unless ``settled_ok``,
+    against a settled (locked) game.
+
+    On PostgreSQL the statement locks the game's league, then the game: one writer of a
+    league's games and derived rows at a time (:mod:`league_stats` relies on it), in one
+    round trip. The league is named first in ``OF``, which is the order the rows are
+    locked in, so a writer never holds a game while it waits for its league (two that did
+    could each wait for the other, as when several games are marked paid at once).
+    ``FOR NO KEY UPDATE``: rows that refer to the league or the game (an audit event, a
+    deal) only take key-share locks, which it lets through. The deals are read when first
+    asked for, in a statement of their own: one joined here would be read as it was before
+    the statement waited for the locks (PostgreSQL rereads only the locked rows).
+    """
+    game = (
+        db.session.scalars(
+            select(Game)
+            .join(Game.league)
+            .where(Game.id == game_id)
+            .options(
+                contains_eager(Game.league),
+                joinedload(Game.player0, innerjoin=True),
+                joinedload(Game.player1, innerjoin=True),
+            )
+            .with_for_update(key_share=True, of=[League, Game])
+            .execution_options(populate_existing=True)
+        )
+        .unique()
+        .first()
+    )
     if game is None:
         raise NotFound(gettext("There is no such game."))
     _check_version(game, version)
@@ -313,7 +425,8 @@ def _refresh(game: Game, tallies: Sequence[Tally]) -> None:
                 after={"status": IN_PROGRESS},
             )
     game.version += 1
-    league_stats.game_changed(game)  # standings, ratings, head-to-head: same transaction
+    # Standings, ratings, head-to-head: same transaction.
+    league_stats.game_changed(game, was_finished=was_finished)
 
 
 def record_deal(
@@ -331,17 +444,20 @@ def record_deal(
     more deals. ``cards``, the cards the tally was counted from, are kept with
     the deal only if they count to exactly ``tally`` (:func:`_kept_cards`).
     """
+    read = _deals_read(game_id)
     with writing():
         game = _game_for_update(game_id)  # taken first, so a concurrent retry sees our token
-        if token and db.session.get(SubmissionToken, token) is not None:
+        if token and not _first_use(token, game_id):
             return game, False
         _check_version(game, version)
         if game.finished:
             raise Conflict(gettext("The game is over: it takes no more deals."))
-        if token:
-            db.session.add(SubmissionToken(token=token, game_id=game_id))
-        tallies = [deal.tally for deal in game.deals] + [tally]
-        deal = Deal(number=len(tallies))
+        if read is not None and read[0] == game.version:
+            earlier = read[1]  # every change to the deals changes the version
+        else:
+            earlier = [deal.tally for deal in game.deals]
+        tallies = [*earlier, tally]
+        deal = Deal(game_id=game.id, number=len(tallies))
         deal.tally = tally
         deal.cards = _kept_cards(tally, cards)
         audit.record(
@@ -351,13 +467,36 @@ def record_deal(
             after=audit.tally_values(deal.number, tally),
         )
         _refresh(game, tallies)
-        game.deals.append(deal)
+        db.session.add(deal)
         committed = {"deal_count": game.deal_count, "version": game.version}
     # The commit expired the game; what the caller reads next ("Deal 12 saved.") is what
     # this transaction just wrote, so it is set back rather than loaded again.
     for name, value in committed.items():
         set_committed_value(game, name, value)
     return game, True
+
+
+def _deals_read(game_id: int) -> tuple[int, list[Tally]] | None:
+    """The game's version and deals as this request has read them already, if it has (the
+    page's view loads the game with its deals). A write that finds the game still at that
+    version needn't read its deals again."""
+    game = db.session.identity_map.get(identity_key(Game, game_id))
+    if game is None:
+        return None
+    loaded = inspect(game).dict
+    if "version" not in loaded or "deals" not in loaded:
+        return None
+    return game.version, [deal.tally for deal in game.deals]
+
+
+def _first_use(token: str, game_id: int) -> bool:
+    """Keep the submission's token; False if it was kept before (the same deal sent again).
+    A change that is then refused rolls the token back with it."""
+    kept = insert(SubmissionToken).values(token=token, game_id=game_id)
+    return (
+        db.session.scalar(kept.on_conflict_do_nothing().returning(SubmissionToken.token))
+        is not None
+    )
 
 
 def _deal(game: Game, number: int) -> Deal:
@@ -437,6 +576,44 @@ def undo_last_deal(game_id: int, *, version: int | None = None) -> Game:
     return delete_deal(game_id, game.deal_count, version=version)
 
 
+#: The audit actions of which every write to a game leaves exactly one (and moves its
+#: version one on); "game finished" and "in progress again" come along with one of them.
+ONE_PER_WRITE = ("deal_recorded", "deal_edited", "deal_deleted", "payment_marked", "game_unlocked")
+
+
+@dataclass(frozen=True)
+class StaleSave:
+    """A deal or a correction refused because the game changed since its page was loaded."""
+
+    #: What changed since that page, oldest first (who did it and when, from the audit trail).
+    changes: list[AuditEvent]
+    #: The deal typed and refused (None for a correction: its page shows it).
+    typed: Tally | None = None
+    #: The deal already on the card with exactly the tally typed, recorded since: a duplicate.
+    duplicate: int | None = None
+
+
+def stale_save(game: Game, version: int | None, tally: Tally | None = None) -> StaleSave:
+    """What changed in ``game`` since the page that showed ``version``, and which deal
+    recorded since then (and still on the card as it was recorded) ``tally`` would repeat."""
+    missed = game.version - version if version is not None else 0
+    changes = list(
+        db.session.scalars(
+            select(AuditEvent)
+            .where(AuditEvent.game_id == game.id, AuditEvent.action.in_(ONE_PER_WRITE))
+            .order_by(AuditEvent.id.desc())
+            .limit(max(missed, 0))
+            .options(joinedload(AuditEvent.user))
+        )
+    )[::-1]
+    duplicate = None
+    for event in changes if tally is not None else []:
+        number = event.after["number"] if event.action == "deal_recorded" and event.after else 0
+        if 1 <= number <= len(game.deals) and game.deals[number - 1].tally == tally:
+            duplicate = number
+    return StaleSave(changes, tally, duplicate)
+
+
 def mark_paid(game_id: int, *, version: int | None = None) -> Game:
     """The loser has paid: the game is settled and locked."""
     with writing():
@@ -512,12 +689,14 @@ def history(game_id: int) -> list[AuditEvent]:
 def games_of_leagues(
     league_ids: Sequence[int], *, status: str | None = None, limit: int = 20
 ) -> list[Game]:
-    """The newest games of these leagues, with their players: one query, however many rows."""
+    """The newest games of these leagues (by when they were played), with their players:
+    one query, however many rows."""
     query = select(Game).where(Game.league_id.in_(league_ids))
     if status:
         query = query.where(Game.status == status)
     query = query.options(joinedload(Game.player0), joinedload(Game.player1))
-    return list(db.session.scalars(query.order_by(Game.id.desc()).limit(limit)))
+    order = (Game.played_at.desc(), Game.id.desc())
+    return list(db.session.scalars(query.order_by(*order).limit(limit)))
 
 
 def player_count(league_id: int) -> int:

@@ -2,13 +2,23 @@
 
 from collections.abc import Callable
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    abort,
+    flash,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from sqlalchemy import select
 from sqlalchemy.orm import joinedload
 from werkzeug.wrappers import Response
 
 from . import services
 from .charts import running_totals_chart
-from .forms import DealForm, GameChangeForm, NewGameForm, PlayerForm
+from .forms import DealForm, GameChangeForm, NewGameForm, PlayerForm, RematchForm
 from .i18n import gettext
 from .i18n import lazy_gettext as _l
 from .i18n import number as points
@@ -41,8 +51,13 @@ def _league_or_404(slug: str) -> League:
 
 def _game_or_404(game_id: int, role: Role | None = None) -> Game:
     """The game, checked against the role needed in the league that owns it."""
-    # Every game page shows the league and both players: one query, not three.
-    together = [joinedload(Game.league), joinedload(Game.player0), joinedload(Game.player1)]
+    # Every game page shows the league, both players and the deals: one query, not four.
+    together = [
+        joinedload(Game.league),
+        joinedload(Game.player0),
+        joinedload(Game.player1),
+        joinedload(Game.deals),
+    ]
     game = db.get_or_404(Game, game_id, options=together)
     if role is None:
         require_read(game.league)
@@ -115,6 +130,8 @@ def new_game(slug: str) -> str | Response:
     league = _league_or_404(slug)
     require_role(league, Role.SCOREKEEPER)
     form = NewGameForm() if request.method == "POST" else NewGameForm.from_defaults(league.defaults)
+    if request.method == "POST":
+        form.take_picked_players()
     if filled := form.refilled(
         gettext("start the game"),
         player0=form.player0.data,
@@ -124,7 +141,9 @@ def new_game(slug: str) -> str | Response:
         first_dealer=form.first_dealer.data,
     ):
         form = filled
-    elif form.validate_on_submit():
+    elif form.validate_on_submit() and not form.ask_about_new_names(
+        lambda name: services.lookalike_players(league.id, name)
+    ):
         try:
             game = services.start_game(
                 league.id,
@@ -141,7 +160,18 @@ def new_game(slug: str) -> str | Response:
     return render_template("table/new_game.html", league=league, form=form)
 
 
-def _render_game(game: Game, form: DealForm | None = None, status: int = 200) -> tuple[str, int]:
+def _play(game_id: int) -> str:
+    """The game page opened at its totals and deal form: after a change, the next deal
+    is on screen without scrolling (the anchor works without a script too)."""
+    return url_for(".game", game_id=game_id, _anchor="play")
+
+
+def _render_game(
+    game: Game,
+    form: DealForm | None = None,
+    status: int = 200,
+    stale: services.StaleSave | None = None,
+) -> tuple[str, int]:
     card = services.scorecard(game)
     can_score = may(game.league, Role.SCOREKEEPER)
     if form is None and can_score and not game.finished and not game.locked:
@@ -155,8 +185,10 @@ def _render_game(game: Game, form: DealForm | None = None, status: int = 200) ->
         card=card,
         settlement=services.settlement(game, card),
         form=form,
+        stale=stale,
         chart=running_totals_chart(card, (game.player0.name, game.player1.name)),
         can_score=can_score,
+        rematch=RematchForm(formdata=None) if can_score and card.finished else None,
         can_admin=may(game.league, Role.ADMIN),
         history=services.history(game.id) if role_in(game.league) else None,
     )
@@ -169,10 +201,39 @@ def game(game_id: int) -> tuple[str, int]:
     return _render_game(_game_or_404(game_id))
 
 
+@bp.get("/games/<int:game_id>/version")
+def game_version(game_id: int) -> Response:
+    """The game's version, as an ETag: what an open game page polls to stay live (live.js).
+
+    The cheap path of a league night (50 phones, each asking every 2 s): one SELECT by
+    primary key with the league joined for the same read check as the game page, then
+    ``304 Not Modified`` while the page is up to date. Nothing else is loaded or rendered.
+    """
+    found = db.session.execute(
+        select(Game.version, League).join(League).where(Game.id == game_id)
+    ).one_or_none()
+    if found is None:
+        abort(404)
+    version, league = found
+    require_read(league)
+    etag = str(version)
+    if etag in request.if_none_match:
+        response = make_response("", 304)
+    else:
+        response = make_response({"version": version})
+    response.set_etag(etag)
+    # Always asked again, never answered from a cache without the server's word.
+    response.headers["Cache-Control"] = "no-cache, private"
+    return response
+
+
 @bp.post("/games/<int:game_id>/deals")
 def record_deal(game_id: int) -> tuple[str, int] | Response:
     """Record the next deal, then show the card again (Post/Redirect/Get)."""
     game = _game_or_404(game_id, Role.SCOREKEEPER)
+    if "discard" in request.form:  # the answer to a deal refused as out of date
+        flash(gettext("Your deal was not recorded."))
+        return redirect(_play(game_id))
     form = DealForm()
     form.name_seats((game.player0.name, game.player1.name))
     if not form.validate_on_submit():
@@ -186,10 +247,15 @@ def record_deal(game_id: int) -> tuple[str, int] | Response:
             token=form.token.data,
             cards=form.counted,
         )
+    except services.StaleVersion:
+        game = db.get_or_404(Game, game_id)
+        # What changed is said, and what was typed stays in the form, to be saved against
+        # the card as it is now only by a choice that names it (never as a plain Save).
+        stale = services.stale_save(game, form.expected_version, form.tally)
+        return _render_game(game, None if game.finished or game.locked else form, 409, stale)
     except services.Conflict as conflict:
         flash(conflict.message, "error")
         game = db.get_or_404(Game, game_id)
-        # What was typed stays in the form, to be saved against the card as it is now.
         return _render_game(game, None if game.finished or game.locked else form, 409)
     if recorded:
         flash(gettext("Deal %(number)s saved.", number=game.deal_count))
@@ -197,40 +263,68 @@ def record_deal(game_id: int) -> tuple[str, int] | Response:
             flash(str(CARDS_DROPPED))
     else:
         flash(gettext("That deal was already saved; it was not recorded twice."))
-    return redirect(url_for(".game", game_id=game_id))
+    if request.headers.get("X-Requested-With") == "fetch":
+        # The page's script asked (static/app.js): the game page the redirect would lead
+        # to, in this one answer — a phone on a weak signal waits once, not twice.
+        return _render_game(_game_or_404(game_id))
+    return redirect(_play(game_id))
 
 
 @bp.route("/games/<int:game_id>/deals/<int:number>", methods=["GET", "POST"])
-def edit_deal(game_id: int, number: int) -> tuple[str, int] | str | Response:
+def edit_deal(game_id: int, number: int) -> tuple[str, int] | Response:
     """Correct any deal, not only the last; everything after it is recomputed."""
     game = _game_or_404(game_id, Role.SCOREKEEPER)
     if not 1 <= number <= game.deal_count:
         abort(404)
     form = DealForm()
     form.name_seats((game.player0.name, game.player1.name))
-    status = 200
     if request.method == "GET":
-        deal = game.deals[number - 1]
-        form.fill(deal.tally, deal.counted)
+        form.fill(game.deals[number - 1].tally, game.deals[number - 1].counted)
         form.version.data = str(game.version)
-    elif form.validate_on_submit():
-        assert form.tally is not None
-        try:
-            services.edit_deal(
-                game_id, number, form.tally, version=form.expected_version, cards=form.counted
-            )
-        except services.Conflict as conflict:
-            flash(conflict.message, "error")
-            return _render_game(db.get_or_404(Game, game_id), None, 409)
-        flash(
-            gettext("Deal %(number)s corrected; every total after it is recomputed.", number=number)
+        return _render_fix(game, number, form)
+    if not form.validate_on_submit():
+        return _render_fix(game, number, form, 200 if form.warnings else 422)
+    assert form.tally is not None
+    try:
+        services.edit_deal(
+            game_id, number, form.tally, version=form.expected_version, cards=form.counted
         )
-        if form.cards_dropped:
-            flash(str(CARDS_DROPPED))
-        return redirect(url_for(".game", game_id=game_id))
-    elif not form.warnings:
-        status = 422
-    return render_template("table/edit_deal.html", game=game, number=number, form=form), status
+    except services.Conflict as conflict:
+        return _refused_fix(game_id, number, form, conflict)
+    flash(gettext("Deal %(number)s corrected; every total after it is recomputed.", number=number))
+    if form.cards_dropped:
+        flash(str(CARDS_DROPPED))
+    return redirect(_play(game_id))
+
+
+def _render_fix(
+    game: Game,
+    number: int,
+    form: DealForm,
+    status: int = 200,
+    stale: services.StaleSave | None = None,
+) -> tuple[str, int]:
+    """The Fix page of deal ``number``."""
+    page = render_template("table/edit_deal.html", game=game, number=number, form=form, stale=stale)
+    return page, status
+
+
+def _refused_fix(
+    game_id: int, number: int, form: DealForm, conflict: services.Conflict
+) -> tuple[str, int]:
+    """A refused correction stays on its own page with what was typed, against the card as
+    it is now (saying what changed since, when that is why); the card, if the deal is gone."""
+    game = db.get_or_404(Game, game_id)
+    if not 1 <= number <= game.deal_count:
+        flash(conflict.message, "error")
+        return _render_game(game, None, 409)
+    stale = None
+    if isinstance(conflict, services.StaleVersion):
+        stale = services.stale_save(game, form.expected_version)
+    else:
+        flash(conflict.message, "error")
+    form.version.data = str(game.version)
+    return _render_fix(game, number, form, 409, stale)
 
 
 @bp.post("/games/<int:game_id>/deals/<int:number>/delete")
@@ -249,9 +343,18 @@ def undo(game_id: int) -> tuple[str, int] | Response:
     game = _game_or_404(game_id, Role.SCOREKEEPER)
     done = _l("The last deal was taken back.")
     if game.deals:
-        scores = " / ".join(points(score) for score in game.deals[-1].tally.scores)
-        done = _l(
-            "Deal %(number)s (%(scores)s) was taken back.", number=len(game.deals), scores=scores
+        facts = {
+            "number": len(game.deals),
+            "scores": " / ".join(points(score) for score in game.deals[-1].tally.scores),
+        }
+        done = (
+            # The deal that ended the game: without it, the game is in progress again.
+            _l(
+                "Deal %(number)s (%(scores)s) was taken back: the game is in progress again.",
+                **facts,
+            )
+            if game.finished
+            else _l("Deal %(number)s (%(scores)s) was taken back.", **facts)
         )
     return _change(game, lambda version: services.undo_last_deal(game_id, version=version), done)
 
@@ -293,4 +396,29 @@ def _change(
         flash(conflict.message, "error")
         return _render_game(db.get_or_404(Game, game_id), None, 409)
     flash(str(done))  # a lazy message, worded now: the session keeps plain text
-    return redirect(url_for(".game", game_id=game_id))
+    return redirect(_play(game_id))
+
+
+@bp.post("/games/<int:game_id>/rematch")
+def rematch(game_id: int) -> tuple[str, int] | Response:
+    """After a finished game, the same players, rules and stakes again: one tap, straight
+    to the new game's first deal."""
+    _game_or_404(game_id, Role.SCOREKEEPER)
+    form = RematchForm()
+    if not form.validate_on_submit():
+        abort(400)
+    try:
+        started, new = services.rematch(game_id, token=form.token.data or None)
+    except services.Conflict as conflict:
+        flash(conflict.message, "error")
+        return _render_game(db.get_or_404(Game, game_id), None, 409)
+    if new:
+        flash(
+            gettext(
+                "Rematch: %(first)s and %(second)s again. %(dealer)s deals first.",
+                first=started.player0.name,
+                second=started.player1.name,
+                dealer=started.player(started.first_dealer).name,
+            )
+        )
+    return redirect(_play(started.id))

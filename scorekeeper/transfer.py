@@ -14,11 +14,13 @@ everything or nothing.
 import csv
 import io
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta
-from typing import Any, Final
+from itertools import islice
+from typing import Any, Final, TextIO
 
+from flask import current_app
 from sqlalchemy import func, insert, select
 from sqlalchemy.orm import aliased, joinedload
 
@@ -116,14 +118,26 @@ class PlannedGame:
 
 @dataclass
 class ImportPlan:
-    games: list[PlannedGame]
-    players: list[str] = field(default_factory=list)  # players without a game, too
-    seasons: list[tuple[str, date, date]] = field(default_factory=list)
-    source: str = "a paper score card"
+    """What a checked file holds: counted, and its games read again when they are saved."""
 
-    @property
-    def deal_count(self) -> int:
-        return sum(len(game.tallies) for game in self.games)
+    source: str
+    #: Every player the file names (players without a game, too), by key.
+    players: dict[str, str] = field(default_factory=dict)
+    seasons: list[tuple[str, date, date]] = field(default_factory=list)
+    game_count: int = 0
+    deal_count: int = 0
+    read_games: Callable[[], Iterable[PlannedGame]] = tuple
+    #: The file the games are read from, closed once they are saved (or not).
+    file: TextIO | None = None
+
+    def add_player(self, name: str) -> None:
+        self.players.setdefault(Player.key(name), name)
+
+    def add(self, game: PlannedGame) -> None:
+        for name in game.names:
+            self.add_player(name)
+        self.game_count += 1
+        self.deal_count += len(game.tallies)
 
 
 # Export -------------------------------------------------------------------------------
@@ -231,7 +245,7 @@ def export_csv(league_id: int) -> Iterator[str]:
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
     for game, name_a, name_b, deal in rows:
-        writer.writerow(_csv_row(game, name_a, name_b, deal))
+        writer.writerow([_inert(cell) for cell in _csv_row(game, name_a, name_b, deal)])
         if buffer.tell() > 64_000:
             yield buffer.getvalue()
             buffer.seek(0)
@@ -266,6 +280,28 @@ def _csv_row(game: Game, name_a: str, name_b: str, deal: Deal) -> list[Any]:
 
 def _yes_no(value: bool) -> str:
     return "yes" if value else "no"
+
+
+#: What makes a spreadsheet read a cell as a formula (OWASP, "CSV Injection").
+FORMULA_STARTS: Final = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _quoted(text: str) -> bool:
+    """A cell a spreadsheet was kept from reading as a formula: ``'`` and a formula start
+    (or a second ``'``, for text that itself starts so)."""
+    return text.startswith("'") and text[1:].startswith((*FORMULA_STARTS, "'"))
+
+
+def _inert(cell: Any) -> Any:
+    """Text a spreadsheet would run as a formula, with a ``'`` in front so it shows as
+    text; numbers stay numbers (-50 is a score). :func:`_unquoted` takes the ``'`` off."""
+    if isinstance(cell, str) and (cell.startswith(FORMULA_STARTS) or _quoted(cell)):
+        return "'" + cell
+    return cell
+
+
+def _unquoted(text: str) -> str:
+    return text[1:] if _quoted(text) else text
 
 
 # Reading a CSV of paper score cards -----------------------------------------------------
@@ -316,47 +352,83 @@ def read_text(data: bytes) -> str:
         ) from None
 
 
-def parse_csv(text: str) -> ImportPlan:
-    """Check every row of a CSV of paper score cards; ImportProblems lists each bad line."""
-    header = text.split("\n", 1)[0]
-    delimiter = ";" if header.count(";") > header.count(",") else ","
-    reader = csv.reader(io.StringIO(text), delimiter=delimiter)
-    problems = _Problems()
-    columns = _header(next(reader, []), problems)
-    games: dict[str, _CsvGame] = {}
-    order: list[_CsvGame] = []
-    current: _CsvGame | None = None
-    for row in reader:
-        where = f"line {reader.line_num}"
-        if not any(cell.strip() for cell in row):
-            continue
-        values = {name: row[i].strip() if i < len(row) else "" for name, i in columns.items()}
-        key = values.get("game", "")
-        if not key:
-            problems.add(where, gettext("the game column is empty; every row names its game."))
-            continue
-        game = games.get(key)
-        if game is None:
-            game = games[key] = _CsvGame(key, where, values)
-            order.append(game)
-        elif game is not current:
-            problems.add(
-                where,
-                gettext(
-                    "game %(key)s started on %(where)s and continues here after other games; "
-                    "keep the rows of a game together.",
-                    key=key,
-                    where=_worded(game.where),
-                ),
-            )
-            continue
-        current = game
-        game.add_row(where, values, problems)
-    if not order and not problems.found:
+def parse_csv(source: str | TextIO) -> ImportPlan:
+    """Check every row of a CSV of paper score cards; ImportProblems lists each bad line.
+
+    The file is read as a stream, a game at a time, and read again to be saved
+    (:attr:`ImportPlan.read_games`): however large, it is never all in memory.
+    """
+    stream = io.StringIO(source) if isinstance(source, str) else source
+    plan = ImportPlan(source="a paper score card")
+    for game in _csv_games(stream):
+        plan.add(game)
+    plan.read_games = lambda: _csv_games(stream)
+    plan.file = stream
+    return plan
+
+
+def _csv_games(stream: TextIO) -> Iterator[PlannedGame]:
+    """The file's games, checked, as each one ends; ImportProblems at the end if any is bad."""
+    try:
+        stream.seek(0)
+        header = stream.readline()
+        stream.seek(0)
+        delimiter = ";" if header.count(";") > header.count(",") else ","
+        reader = csv.reader(stream, delimiter=delimiter)
+        problems = _Problems()
+        columns = _header(next(reader, []), problems)
+        started: dict[str, str] = {}  # where each game's first row is
+        current: _CsvGame | None = None
+        for row in _rows(reader, problems):
+            where = f"line {reader.line_num}"
+            if not any(cell.strip() for cell in row):
+                continue
+            values = {
+                name: _unquoted(row[i].strip()) if i < len(row) else ""
+                for name, i in columns.items()
+            }
+            key = values.get("game", "")
+            if not key:
+                problems.add(where, gettext("the game column is empty; every row names its game."))
+                continue
+            if current is None or key != current.key:
+                if key in started:
+                    problems.add(
+                        where,
+                        gettext(
+                            "game %(key)s started on %(where)s and continues here after other "
+                            "games; keep the rows of a game together.",
+                            key=key,
+                            where=_worded(started[key]),
+                        ),
+                    )
+                    continue
+                if current is not None and (game := current.plan(problems)) is not None:
+                    yield game
+                current = _CsvGame(key, where, values)
+                started[key] = where
+            current.add_row(where, values, problems)
+        if current is not None and (game := current.plan(problems)) is not None:
+            yield game
+    except UnicodeDecodeError:
+        raise ImportProblems(
+            [gettext("The file is not UTF-8 text (save the spreadsheet as CSV UTF-8).")]
+        ) from None
+    if not started and not problems.found:
         problems.add("line 2", gettext("there are no deals in this file."))
-    planned = [game.plan(problems) for game in order]
     problems.raise_any()
-    return ImportPlan([game for game in planned if game is not None])
+
+
+def _rows(reader: Any, problems: _Problems) -> Iterator[list[str]]:
+    """The reader's rows; a line it can't read (a field over 128 KB, say) ends the check."""
+    try:
+        yield from reader
+    except csv.Error as error:
+        problems.add(
+            f"line {reader.line_num}",
+            gettext("this line can't be read as CSV (%(error)s).", error=error),
+        )
+        problems.raise_any()
 
 
 def _header(row: list[str], problems: _Problems) -> dict[str, int]:
@@ -649,10 +721,10 @@ def parse_json(data: object) -> ImportPlan:
             ]
         )
     problems = _Problems()
-    plan = ImportPlan([], source="a league export")
+    plan = ImportPlan(source="a league export")
     for name in _list(data, "players", problems):
         try:
-            plan.players.append(clean_player_name(str(name)))
+            plan.add_player(clean_player_name(str(name)))
         except ServiceError as error:
             problems.add("players", error.message)
     for index, season in enumerate(_list(data, "seasons", problems), start=1):
@@ -667,11 +739,14 @@ def parse_json(data: object) -> ImportPlan:
             plan.seasons.append((check_season(name, starts_on, ends_on), starts_on, ends_on))
         except ServiceError as error:
             problems.add(f"season {index}", error.message)
+    games = []
     for index, game in enumerate(_list(data, "games", problems), start=1):
         planned = _json_game(game, f"game {index}", problems)
         if planned is not None:
-            plan.games.append(planned)
+            plan.add(planned)
+            games.append(planned)
     problems.raise_any()
+    plan.read_games = lambda: games
     return plan
 
 
@@ -817,25 +892,37 @@ def run_import(league_id: int, plan: ImportPlan) -> Iterator[str]:
     The last line says what was imported. If anything fails, nothing is saved
     and the last line says so.
     """
-    total = len(plan.games)
+    total = plan.game_count
     try:
         with writing():
             league_stats.lock_league(league_id)
             players = _players_for(league_id, plan)
             _seasons_for(league_id, plan)
-            users = dict(db.session.execute(select(User.username_key, User.id)).all())
-            for start in range(0, total, BATCH):
-                _save(league_id, plan.games[start : start + BATCH], players, users, plan.source)
+            done = 0
+            for batch in _batches(plan.read_games(), BATCH):
+                _save(league_id, batch, players, plan.source)
+                done += len(batch)
                 yield gettext(
                     "Saved %(done)s of %(total)s games…",
-                    done=worded_number(min(start + BATCH, total)),
+                    done=worded_number(done),
                     total=worded_number(total),
                 )
             yield gettext("Recomputing standings, ratings, head-to-head and balances…")
             league_stats.rebuild_league(league_id)
-    except Exception as error:  # the transaction is rolled back: say so, don't half-import
-        yield gettext("Nothing was imported: %(error)s", error=error)
+    except ServiceError as error:  # the transaction is rolled back: say so, don't half-import
+        yield gettext("Nothing was imported: %(error)s", error=error.message)
         return
+    except Exception:  # a database error is for the log, never for the page
+        current_app.logger.exception("Import into league %s failed", league_id)
+        yield gettext(
+            "Nothing was imported: the database refused the file's data. Nothing was changed; "
+            "check the file (names and values), or ask the site's administrator, who can see "
+            "what went wrong in the log."
+        )
+        return
+    finally:
+        if plan.file is not None:
+            plan.file.close()
     yield ngettext(
         # English has always said "games", even for one.
         "Imported %(games)s games (%(deals)s deals).",
@@ -846,23 +933,36 @@ def run_import(league_id: int, plan: ImportPlan) -> Iterator[str]:
     )
 
 
+def _batches(games: Iterable[PlannedGame], size: int) -> Iterator[list[PlannedGame]]:
+    games = iter(games)
+    while batch := list(islice(games, size)):
+        yield batch
+
+
 def import_all(league_id: int, plan: ImportPlan) -> str:
     """Save a checked plan; the last progress line, which says what was imported."""
     return list(run_import(league_id, plan))[-1]
 
 
-def _players_for(league_id: int, plan: ImportPlan) -> dict[str, Player]:
-    players = {
-        p.name_key: p
-        for p in db.session.scalars(select(Player).where(Player.league_id == league_id))
-    }
-    wanted = [*plan.players, *(name for game in plan.games for name in game.names)]
-    for name in wanted:
-        if Player.key(name) not in players:
-            player = Player(league_id=league_id, name=name, name_key=Player.key(name))
-            db.session.add(player)
-            players[player.name_key] = player
-    db.session.flush()
+def _players_for(league_id: int, plan: ImportPlan) -> dict[str, int]:
+    """The id of every player the file names, by key; new ones are added to the league."""
+    players = dict(
+        db.session.execute(
+            select(Player.name_key, Player.id).where(Player.league_id == league_id)
+        ).all()
+    )
+    new = [
+        {"league_id": league_id, "name": name, "name_key": key}
+        for key, name in plan.players.items()
+        if key not in players
+    ]
+    if new:
+        db.session.execute(insert(Player), new)
+        players = dict(
+            db.session.execute(
+                select(Player.name_key, Player.id).where(Player.league_id == league_id)
+            ).all()
+        )
     return players
 
 
@@ -878,17 +978,17 @@ def _seasons_for(league_id: int, plan: ImportPlan) -> None:
 
 def _save(
     league_id: int,
-    batch: list[PlannedGame],
-    players: dict[str, Player],
-    users: dict[str, int],
+    batch: Sequence[PlannedGame],
+    players: dict[str, int],
     source: str,
 ) -> None:
+    """Save a batch of games, then let the session forget them: memory stays bounded."""
     games = []
     for planned in batch:
         game = Game(
             league_id=league_id,
-            player0=players[Player.key(planned.names[0])],
-            player1=players[Player.key(planned.names[1])],
+            player0_id=players[Player.key(planned.names[0])],
+            player1_id=players[Player.key(planned.names[1])],
             first_dealer=int(planned.first_dealer),
             created_at=planned.created_at,
             version=1,
@@ -896,8 +996,7 @@ def _save(
         game.rules, game.stakes = planned.rules, planned.stakes
         _derive(game, planned.card)
         game.finished_at = planned.finished_at if game.finished else None
-        game.paid_at = planned.paid_at
-        game.paid_by_id = users.get(User.key(planned.paid_by)) if planned.paid_by else None
+        game.paid_at = planned.paid_at  # marked paid by nobody here: the import says who
         db.session.add(game)
         games.append(game)
     db.session.flush()
@@ -919,13 +1018,20 @@ def _save(
     ]
     if deals:
         db.session.execute(insert(Deal), deals)
+    events = []
     for game, planned in zip(games, batch, strict=True):
-        audit.record(
-            game,
-            "game_imported",
-            f"Imported from {source} ({planned.source}).",
-            after={"deals": len(planned.tallies), "status": game.status},
+        claimed = f" The file says {planned.paid_by} marked it paid." if planned.paid_by else ""
+        events.append(
+            audit.record(
+                game,
+                audit.IMPORTED,
+                f"Imported from {source} ({planned.source}).{claimed}"[:200],
+                after={"deals": len(planned.tallies), "status": game.status},
+            )
         )
+    db.session.flush()
+    for row in (*games, *events):
+        db.session.expunge(row)
 
 
 def _derive(game: Game, card: Scorecard) -> None:

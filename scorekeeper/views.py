@@ -1,11 +1,15 @@
 """Wiring for the pages: blueprints, template filters, error pages, security headers."""
 
+from collections.abc import Callable
+from typing import Any, TypeVar
+
 from flask import Flask, abort, current_app, redirect, render_template, request, url_for
+from flask_compress import Compress
 from flask_wtf.csrf import CSRFError, CSRFProtect
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response
 
-from . import i18n
+from . import assets, i18n
 from .i18n import gettext, money
 from .i18n import lazy_gettext as _l
 from .i18n import number as points  # a total as on the card: 1,275 / 1 275, −50
@@ -21,6 +25,10 @@ ERROR_PAGES = {
     403: (
         _l("Not allowed"),
         _l("Your role in this league doesn't allow that. Ask a league admin."),
+    ),
+    413: (
+        _l("Too large"),
+        _l("What the page sent is larger than this site accepts, so nothing was saved."),
     ),
     429: (_l("Slow down"), _l("Too many attempts. Wait a little and try again.")),
     404: (
@@ -80,6 +88,27 @@ def _csrf_error(error: CSRFError) -> tuple[str, int]:
     return render_template("errors/error.html", code=400, title=title, text=text), 400
 
 
+View = TypeVar("View", bound=Callable[..., Any])
+
+
+def allows_body(size: int) -> Callable[[View], View]:
+    """Mark a view that takes a larger body than ``MAX_CONTENT_LENGTH`` (an import's file)."""
+
+    def mark(view: View) -> View:
+        view.max_body = size  # type: ignore[attr-defined]
+        return view
+
+    return mark
+
+
+def _limit_the_body() -> None:
+    """This view's limit, set before anything (the form, the CSRF check) reads the body."""
+    view = current_app.view_functions.get(request.endpoint or "")
+    larger = getattr(view, "max_body", None)
+    if larger is not None:
+        request.max_content_length = larger
+
+
 def _refuse_nul_characters() -> None:
     """No field takes a NUL character, and PostgreSQL can't store or compare one: a 400.
 
@@ -111,12 +140,17 @@ def _first_visit_offers_setup() -> Response | None:
 
 
 def init_app(app: Flask) -> None:
-    from . import admin, api, auth, count_views, leagues, messages, rows, table
+    from . import admin, api, auth, count_views, leagues, messages, offline, rows, table
     from .models import Role
     from .permissions import acting_user, keeps_score_anywhere, may
 
     i18n.init_app(app)
     messages.init_app(app)
+    assets.init_app(app)
+    # Pages, JSON and exports compressed when the client asks; static files come
+    # compressed already (assets). Brotli first, where the browser takes it: smaller.
+    app.config.setdefault("COMPRESS_ALGORITHM", ["br", "gzip"])
+    Compress(app)
     csrf.init_app(app)
     csrf.exempt(api.bp)  # no cookies: API writes will need a bearer token instead
     auth.login_manager.init_app(app)
@@ -126,6 +160,8 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(auth.bp)
     app.register_blueprint(admin.bp)
     app.register_blueprint(leagues.bp)
+    app.register_blueprint(offline.bp)
+    app.before_request(_limit_the_body)
     app.before_request(_refuse_nul_characters)
     app.before_request(_first_visit_offers_setup)
     app.add_template_global(preset_rules)

@@ -65,8 +65,8 @@ function minusToggles() {
 
 // A second tap while a save is on its way does nothing (the server would
 // recognise the repeat anyway, through the form's one-time token).
-function oneSubmitAtATime() {
-  document.querySelectorAll("form:not(.deal-form)").forEach((form) => {
+function oneSubmitAtATime(root = document) {
+  root.querySelectorAll("form:not(.deal-form)").forEach((form) => {
     form.addEventListener("submit", (event) => {
       if (form.dataset.sending === "1") {
         event.preventDefault();
@@ -105,9 +105,14 @@ function saveThroughBadConnections() {
         // Not following the redirect leaves the "Deal saved" message for the next page.
         const response = await fetch(form.action, {
           method: "POST", body: data, credentials: "same-origin", redirect: "manual",
+          headers: { "X-Requested-With": "fetch" },
         });
         if (response.type === "opaqueredirect") {
-          window.location.assign(form.dataset.next);
+          openAfresh(form.dataset.next);
+          return;
+        }
+        if ((response.headers.get("Content-Type") || "").startsWith("text/html")) {
+          showAnswer(await response.text(), response.ok ? form.dataset.next : null);
           return;
         }
         form.dataset.plain = "1";
@@ -126,6 +131,58 @@ function saveThroughBadConnections() {
       }
     });
   });
+}
+
+// The answer to a save is the game page itself (saved, or refused with the reason): its
+// main part replaces this page's, in one request, and the helpers start on the new part.
+function showAnswer(html, address) {
+  const page = new DOMParser().parseFromString(html, "text/html");
+  const main = page.querySelector("main");
+  if (!main) return;
+  document.querySelector("main").replaceWith(main);
+  document.title = page.title;
+  // Where a page loaded from the answer would open: at its anchor (#play), else at the top.
+  window.scrollTo(0, 0);
+  if (address) {
+    window.history.replaceState(null, "", address);
+    const anchor = document.getElementById(new URL(address, window.location.href).hash.slice(1));
+    if (anchor) anchor.scrollIntoView({ block: "start" });
+  }
+  enhance(main);
+  // live.js and offline.js take the new card (its version, its deals) from here on.
+  document.dispatchEvent(new CustomEvent("page:answered", { detail: { html, saved: Boolean(address) } }));
+}
+
+// The game page after a save is the same address with #play: going there from the game
+// page itself would only scroll, so the page is loaded again, opening at its anchor.
+function openAfresh(address) {
+  const next = new URL(address, window.location.href);
+  if (next.pathname + next.search !== window.location.pathname + window.location.search) {
+    window.location.assign(next.href);
+    return;
+  }
+  window.history.scrollRestoration = "manual";
+  window.history.replaceState(null, "", next.href);
+  window.location.reload();
+}
+
+// The next tap: a page opened at an #anchor ignores autofocus, so it is given here, and the
+// play area (totals, next dealer, the deal form) is brought to the top of the screen.
+// Opening the page at #play focuses the play area itself, maybe after this runs.
+function focusTheNextTap() {
+  const play = document.getElementById("play");
+  const next = document.querySelector("main [autofocus]");
+  if (!next || document.querySelector('main [aria-invalid="true"]')) return;
+  // A save refused because the card changed elsewhere: what changed leads, the choice below.
+  const stale = document.querySelector("main .stale");
+  if (stale) stale.scrollIntoView({ block: "start" });
+  if (play && window.location.hash === "#play") {
+    play.scrollIntoView({ block: "start" });
+    const handOn = () => next.focus({ preventScroll: true });
+    play.addEventListener("focus", handOn, { once: true });
+    setTimeout(() => play.removeEventListener("focus", handOn), 2000); // not a later tap
+  }
+  next.focus({ preventScroll: true });
 }
 
 // Counting help: the hand of the player who went out is empty, so it is
@@ -163,12 +220,16 @@ function showFirstProblem() {
   if (question) question.scrollIntoView({ block: "end" });
 }
 
-document.addEventListener("DOMContentLoaded", () => {
+// Everything the script adds to a page: on load, and to a main part put in from an answer.
+function enhance(root = document) {
   showFirstProblem();
+  focusTheNextTap();
   handOfWhoWentOut();
   presetFiller();
   starSteppers();
   minusToggles();
-  oneSubmitAtATime();
+  oneSubmitAtATime(root);
   saveThroughBadConnections();
-});
+}
+
+document.addEventListener("DOMContentLoaded", () => enhance());

@@ -8,6 +8,7 @@ and emptied after every test.
 import os
 import re
 import shutil
+import threading
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -45,7 +46,7 @@ def _seed(app: Flask) -> None:
         db.engine.dispose()
 
 
-def _server_database(url: str) -> Iterator[str]:
+def server_database(url: str) -> Iterator[str]:
     """A new, empty database on the server of ``url``, dropped afterwards."""
     server = make_url(database_url(url))
     name = f"scorekeeper_test_{uuid.uuid4().hex[:10]}"
@@ -60,12 +61,35 @@ def _server_database(url: str) -> Iterator[str]:
         admin.dispose()
 
 
+def run_together(work: Any, count: int, seconds: float = 60) -> list[Any]:
+    """Start ``count`` threads at the same moment; what ``work(index)`` returned in each.
+    A thread still running after ``seconds`` is left behind (its result stays None)."""
+    barrier = threading.Barrier(count)
+    results: list[Any] = [None] * count
+    errors: list[BaseException] = []
+
+    def target(index: int) -> None:
+        try:
+            barrier.wait()
+            results[index] = work(index)
+        except Exception as error:
+            errors.append(error)
+
+    threads = [threading.Thread(target=target, args=(i,)) for i in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=seconds)
+    assert not errors, errors
+    return results
+
+
 @pytest.fixture(scope="session")
 def database_template(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A migrated database: a file to copy (SQLite) or a server database to empty."""
     server_url = os.environ.get("DATABASE_URL")
     if server_url:
-        database = _server_database(server_url)
+        database = server_database(server_url)
         url = next(database)
         _seed(create_app({**TEST_CONFIG, "SQLALCHEMY_DATABASE_URI": url}))
         yield url
@@ -127,6 +151,23 @@ def app(make_app: Any) -> Flask:
     return make_app()
 
 
+def make_public(app: Flask, slug: str = "our-table") -> None:
+    """Let anyone read the league (the first league starts private)."""
+    from scorekeeper import accounts, services
+
+    with app.app_context():
+        league = services.league_by_slug(slug)
+        assert league is not None
+        accounts.update_league(league.id, name=league.name, public=True, defaults=league.defaults)
+        db.session.remove()
+
+
+@pytest.fixture
+def public(app: Flask) -> None:
+    """The first league made public by its administrator, for tests of what visitors see."""
+    make_public(app)
+
+
 @pytest.fixture
 def client(app: Flask) -> FlaskClient:
     """A visitor who is not signed in."""
@@ -185,10 +226,16 @@ class Table:
         return cls(Auth(app).login(app.test_client()))
 
     def post_new_game(self, player0: str = "Ana", player1: str = "Ben", **fields: str) -> Any:
-        """Send the new-game form: Ana and Ben, Standard, $1–$3, Ana deals; ``fields`` change it."""
+        """Send the new-game form: Ana and Ben, Standard, $1–$3, Ana deals; ``fields`` change it.
+
+        Names new to the league are sent as confirmed ("Yes, a new player …"), so a name
+        close to another's (random names in a long test) is not asked about.
+        """
         data = {
             "player0": player0,
             "player1": player1,
+            "new_player0": player0,
+            "new_player1": player1,
             "preset": "standard",
             "target": "1200",
             "skunk": "multiply",

@@ -7,14 +7,17 @@ How a key is kept, and why it is race-safe:
    key came with a different request (method, path or body). The caller's
    right to make the request is checked again first: a scorekeeper taken out
    of a league gets its 403, not the answer kept from before.
-2. Otherwise the view runs, and its key row is written *inside the write
-   transaction of the change* (a ``before_commit`` hook adds it), so the
-   change and its key are committed together or not at all. Of two identical
-   requests at once, the second's commit fails on the key's unique index
-   (PostgreSQL waits for the first to commit; SQLite writers take turns), its
-   change is rolled back, and it answers with the first one's answer.
-3. The answer is stored on the key row as soon as it is known. A request
-   refused (4xx) leaves no key behind: a rejected request changes nothing.
+2. Otherwise the view runs with its writes held open (:func:`holding_writes`),
+   and its key row, *with the answer*, is added to that same transaction: the
+   change, its key and its answer are committed together or not at all. A
+   process killed mid-request (kill -9) leaves none of them, so the retry
+   makes the change once, as if for the first time; it never finds a key
+   without its answer. Of two identical requests at once, the second's commit
+   fails on the key's unique index (PostgreSQL waits for the first to commit;
+   SQLite writers take turns), its change is rolled back, and it answers with
+   the first one's answer.
+3. A request refused (4xx) leaves no key behind: a rejected request changes
+   nothing.
 
 Keys are kept for a day (:data:`KEEP_FOR`).
 """
@@ -28,13 +31,12 @@ from functools import wraps
 from typing import Any, Final
 
 from flask import jsonify, request
-from sqlalchemy import delete, event, select
+from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response
 
-from ..database import writing
+from ..database import begin_held_write, holding_writes
 from ..models import IdempotencyKey, db, utcnow
 from ..permissions import acting_user
 from .core import ApiError
@@ -45,15 +47,6 @@ KEY_PATTERN: Final = r"^[\x21-\x7e]{1,255}$"
 KEEP_FOR: Final = timedelta(days=1)
 #: How long a retry waits for the answer of the same request still being made.
 WAIT_SECONDS: Final = 5.0
-_PENDING: Final = "idempotency_key_pending"
-
-
-@event.listens_for(Session, "before_commit")
-def _write_pending_key(session: Session) -> None:
-    """Add the request's key row to the first transaction the request commits."""
-    row = session.info.pop(_PENDING, None)
-    if row is not None:
-        session.add(row)
 
 
 def _read_key() -> str | None:
@@ -113,24 +106,6 @@ def _replay(
     return None
 
 
-def _store_answer(user_id: int, key: str, response: Response) -> None:
-    with writing():
-        row = db.session.scalars(
-            select(IdempotencyKey).where(
-                IdempotencyKey.user_id == user_id, IdempotencyKey.key == key
-            )
-        ).first()
-        if row is not None:
-            row.status = response.status_code
-            row.response = response.get_json()
-            row.location = response.headers.get("Location")
-        db.session.execute(
-            delete(IdempotencyKey).where(
-                IdempotencyKey.user_id == user_id, IdempotencyKey.created_at < utcnow() - KEEP_FOR
-            )
-        )
-
-
 def idempotent(
     allowed: Callable[..., object],
 ) -> Callable[[Callable[..., Response]], Callable[..., Response]]:
@@ -163,21 +138,39 @@ def _answer_once(
     replayed = _replay(user_id, key, body_hash, still_allowed)
     if replayed is not None:
         return replayed
-    pending = IdempotencyKey(
-        user_id=user_id, key=key, method=request.method, path=request.path, body_hash=body_hash
-    )
-    db.session.info[_PENDING] = pending
     try:
-        response = view(**kwargs)
+        with holding_writes():
+            response = view(**kwargs)
+            if response.status_code < 400:
+                _keep_answer(user_id, key, body_hash, response)
+        return response
     except (ApiError, HTTPException, IntegrityError):
         # Refused, or beaten by the same request at once: its answer, if it made one.
-        db.session.info.pop(_PENDING, None)
         replayed = _replay(user_id, key, body_hash, still_allowed)
         if replayed is not None:
             return replayed
         raise
-    finally:
-        db.session.info.pop(_PENDING, None)
-    if response.status_code < 400:
-        _store_answer(user_id, key, response)
-    return response
+
+
+def _keep_answer(user_id: int, key: str, body_hash: str, response: Response) -> None:
+    """Commit the request's change with its key and answer (module docstring, 2), and
+    let go of keys older than :data:`KEEP_FOR`."""
+    begin_held_write()
+    db.session.add(
+        IdempotencyKey(
+            user_id=user_id,
+            key=key,
+            method=request.method,
+            path=request.path,
+            body_hash=body_hash,
+            status=response.status_code,
+            response=response.get_json(),
+            location=response.headers.get("Location"),
+        )
+    )
+    db.session.execute(
+        delete(IdempotencyKey).where(
+            IdempotencyKey.user_id == user_id, IdempotencyKey.created_at < utcnow() - KEEP_FOR
+        )
+    )
+    db.session.commit()

@@ -32,7 +32,8 @@ from ..engine import (
 from ..engine.rules import MAX_STAKE, MAX_TARGET, MIN_TARGET
 from ..league_queries import MAX_ID
 from ..models import League
-from ..services import MAX_NAME_LENGTH, MAX_SLUG, printable, squeeze
+from ..names import unseen
+from ..services import MAX_NAME_LENGTH, MAX_SLUG, squeeze
 from .core import invalid
 
 #: Money in a request: a decimal string with at most two places, "1", "0.25", "1.50".
@@ -68,8 +69,15 @@ class Problems:
 
 def read_text(value: object, field: str, label: str, most: int, problems: Problems) -> str | None:
     """A name: a string, trimmed with inner runs of spaces made one, 1 to ``most`` characters."""
-    if not isinstance(value, str) or not printable(value):
+    if not isinstance(value, str) or unseen(value) == "control":
         problems.add(field, f"{label} must be a string of printable characters.")
+        return None
+    if unseen(value) == "invisible":
+        problems.add(
+            field,
+            f"{label} can't contain invisible characters "
+            "(such as a zero-width space, a soft hyphen or a right-to-left mark).",
+        )
         return None
     cleaned = squeeze(value)
     if not 1 <= len(cleaned) <= most:

@@ -15,6 +15,7 @@ from werkzeug.wrappers import Response
 from .. import accounts, services
 from .. import league_queries as queries
 from ..models import Game, League, Player, Role, User, db
+from ..names import printable
 from ..permissions import acting_user, can_read, require_site_admin
 from ..services import squeeze
 from .core import (
@@ -178,7 +179,7 @@ def games(slug: str) -> Response:
 def _player_filter(league: League, name: str | None, problems: Problems) -> int | None:
     if name is None:
         return None
-    player = services.find_player(league.id, name) if services.printable(name) else None
+    player = services.find_player(league.id, name) if printable(name) else None
     if player is None:
         problems.add("player", f"There is no player {squeeze(name)} in this league.")
         return None

@@ -69,6 +69,13 @@ class Scorecard:
     def loser(self) -> Seat | None:
         return None if self.winner is None else self.winner.other
 
+    @property
+    def tied(self) -> bool:
+        """Play goes on only because the totals are equal: both players have met the end
+        condition, so nobody has won yet and play goes on, deal by deal, until they differ."""
+        equal = self.totals[0] == self.totals[1]
+        return not self.finished and equal and all(self.qualifies(seat) for seat in Seat)
+
     def qualifies(self, seat: Seat) -> bool:
         """Whether ``seat`` has met the end condition (target, and a star if one is needed)."""
         return _qualifies(self.rules, self.totals, self.stars, seat)

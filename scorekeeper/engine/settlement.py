@@ -50,6 +50,12 @@ class Settlement:
     def total(self) -> int:
         return self.subtotal * self.multiplier
 
+    @property
+    def skunk_extra(self) -> int:
+        """What the skunk multiplier adds to the subtotal (0 without one): shown as a line of
+        its own, the amounts listed add up to the total."""
+        return self.total - self.subtotal
+
 
 def round_total(total: int) -> int:
     """Nearest 100, a total ending in 50 going up, towards +∞ also below zero."""

@@ -1,6 +1,14 @@
 """Typed SQLAlchemy 2.0 models, one module per area; import them from here."""
 
-from .accounts import ApiToken, AuditEvent, LoginFailure, Membership, Role, User
+from .accounts import (
+    ApiToken,
+    AuditEvent,
+    LoginThrottle,
+    Membership,
+    Role,
+    User,
+    UserSession,
+)
 from .api import IdempotencyKey
 from .base import Base, Model, db, utcnow
 from .league import GameResult, PairRecord, PlayerRecord, Season, SeasonRecord
@@ -17,7 +25,7 @@ __all__ = [
     "GameResult",
     "IdempotencyKey",
     "League",
-    "LoginFailure",
+    "LoginThrottle",
     "Membership",
     "Model",
     "PairRecord",
@@ -28,6 +36,7 @@ __all__ = [
     "SeasonRecord",
     "SubmissionToken",
     "User",
+    "UserSession",
     "db",
     "utcnow",
 ]

@@ -4,6 +4,7 @@ import hashlib
 import secrets
 from datetime import datetime
 from enum import IntEnum
+from functools import lru_cache
 from typing import Any
 
 from flask_login import UserMixin
@@ -11,6 +12,8 @@ from sqlalchemy import JSON, ForeignKey, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 from werkzeug.security import check_password_hash, generate_password_hash
 
+from ..names import MAX_KEY_LENGTH
+from ..names import key as name_key
 from .base import Model, utcnow
 
 
@@ -27,10 +30,13 @@ class Role(IntEnum):
 
 
 class User(UserMixin, Model):
+    """An account. Signed in, it is identified by the key of its session
+    (:class:`UserSession`), not by its id: see :meth:`get_id`."""
+
     id: Mapped[int] = mapped_column(primary_key=True)
     username: Mapped[str] = mapped_column(String(40))
-    #: The username folded for comparison: unique ignoring case.
-    username_key: Mapped[str] = mapped_column(String(40), unique=True)
+    #: The username folded for comparison (:func:`..names.key`): unique.
+    username_key: Mapped[str] = mapped_column(String(MAX_KEY_LENGTH), unique=True)
     password_hash: Mapped[str] = mapped_column(String(255))
     #: A site administrator: creates leagues, and is admin of every league.
     is_admin: Mapped[bool] = mapped_column(default=False)
@@ -42,13 +48,36 @@ class User(UserMixin, Model):
 
     @staticmethod
     def key(username: str) -> str:
-        return username.strip().casefold()
+        return name_key(username)
+
+    def get_id(self) -> str | None:
+        """What Flask-Login keeps in the cookies: the session's key, which dies with its
+        row, rather than the user's id, which would open the account for ever."""
+        return getattr(self, "_session_key", None)
+
+    def in_session(self, key: str) -> "User":
+        """This user, as signed in with the session ``key`` (kept on the object, not stored)."""
+        self._session_key = key
+        return self
 
     def set_password(self, password: str, method: str = "scrypt") -> None:
         self.password_hash = generate_password_hash(password, method=method)
 
     def check_password(self, password: str) -> bool:
         return check_password_hash(self.password_hash, password)
+
+    @staticmethod
+    def check_no_password(password: str, method: str = "scrypt") -> bool:
+        """What checking a password costs, for a username that has no account: a refusal
+        then takes as long as for a real one, so the time tells nobody who has an account."""
+        check_password_hash(_unmatchable_hash(method), password)
+        return False
+
+
+@lru_cache(maxsize=4)
+def _unmatchable_hash(method: str) -> str:
+    """A hash made like real ones, of a random password nobody knows."""
+    return generate_password_hash(secrets.token_urlsafe(32), method=method)
 
 
 class Membership(Model):
@@ -93,12 +122,34 @@ class ApiToken(Model):
         return row, token
 
 
-class LoginFailure(Model):
-    """A failed login, kept for a while to slow down password guessing."""
+class UserSession(Model):
+    """One signed-in browser: its cookies hold the key, this row says the key still counts.
+
+    Signing out deletes the row, so a copy of the cookies (session or remember-me)
+    stops working too; changing the password or "sign out everywhere" deletes all of
+    the user's rows. Only the key's SHA-256 is stored.
+    """
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    key: Mapped[str] = mapped_column(String(120), index=True)
-    created_at: Mapped[datetime] = mapped_column(default=utcnow, index=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("user.id", ondelete="CASCADE"), index=True)
+    key_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    #: A session ends by then even if nobody signs out: the remember-me cookie's lifetime.
+    expires_at: Mapped[datetime] = mapped_column(index=True)
+
+    @staticmethod
+    def digest(key: str) -> str:
+        return hashlib.sha256(key.encode()).hexdigest()
+
+
+class LoginThrottle(Model):
+    """Sign-in attempts counted against one key (a username with an address, or an
+    address) in the window that started at ``window_start``."""
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    key: Mapped[str] = mapped_column(String(120), unique=True)
+    attempts: Mapped[int] = mapped_column(default=0)
+    window_start: Mapped[datetime] = mapped_column(default=utcnow, index=True)
 
 
 class AuditEvent(Model):

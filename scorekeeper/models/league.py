@@ -136,12 +136,14 @@ class PairRecord(Model):
     unpaid_lost: Mapped[Cents]  # the player owes the opponent for them
 
 
-# The league pages read games newest first (keyset on id), per league, per player, per
-# pair of players and as payments; these indexes make each a range scan in id order.
-Index("ix_game_league_newest", Game.league_id, Game.id)
-Index("ix_game_player0_newest", Game.player0_id, Game.id)
-Index("ix_game_player1_newest", Game.player1_id, Game.id)
-Index("ix_game_pair_newest", Game.player0_id, Game.player1_id, Game.id)  # head-to-head
+# The league pages read games newest first (keyset on when they were played, then id),
+# per league, per player and per pair of players; these indexes make each a range scan in
+# that order. A pair's unpaid games are read in id order; payments by when they were paid.
+Index("ix_game_league_played", Game.league_id, Game.played_at, Game.id)
+Index("ix_game_player0_played", Game.player0_id, Game.played_at, Game.id)
+Index("ix_game_player1_played", Game.player1_id, Game.played_at, Game.id)
+Index("ix_game_pair_played", Game.player0_id, Game.player1_id, Game.played_at, Game.id)
+Index("ix_game_pair_newest", Game.player0_id, Game.player1_id, Game.id)
 Index("ix_game_league_paid", Game.league_id, Game.paid_at)
 # A change to a game re-adds its pair's head-to-head record (league_stats.refresh_pairs)
 # from the pair's results, read from this index alone, however long their history.

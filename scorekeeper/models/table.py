@@ -8,11 +8,15 @@ aggregate them in SQL instead of replaying every game.
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, CheckConstraint, ForeignKey, String, UniqueConstraint
-from sqlalchemy.orm import Mapped, mapped_column, relationship
+from sqlalchemy import JSON, CheckConstraint, ForeignKey, String, UniqueConstraint, event
+from sqlalchemy.engine import Connection
+from sqlalchemy.engine.default import DefaultExecutionContext
+from sqlalchemy.orm import Mapped, Mapper, mapped_column, relationship
 
 from ..counted_cards import CountedCards
 from ..engine import DifferenceRule, Preset, Rules, Seat, SkunkRule, Stakes, Tally
+from ..names import MAX_KEY_LENGTH
+from ..names import key as name_key
 from .base import Cents, Model, utcnow
 
 IN_PROGRESS = "in_progress"
@@ -40,15 +44,21 @@ class Player(Model):
     id: Mapped[int] = mapped_column(primary_key=True)
     league_id: Mapped[int] = mapped_column(ForeignKey("league.id", ondelete="CASCADE"))
     name: Mapped[str] = mapped_column(String(40))
-    #: The name folded for comparison: names are unique per league ignoring case.
-    name_key: Mapped[str] = mapped_column(String(40))
+    #: The name folded for comparison (:func:`..names.key`): unique per league.
+    name_key: Mapped[str] = mapped_column(String(MAX_KEY_LENGTH))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
     league: Mapped[League] = relationship(back_populates="players")
 
     @staticmethod
     def key(name: str) -> str:
-        return name.strip().casefold()
+        return name_key(name)
+
+
+def _played_at_on_insert(context: DefaultExecutionContext) -> datetime:
+    """A new game's ``played_at``, however it is inserted (the ORM, or bulk rows)."""
+    row = context.get_current_parameters()
+    return row.get("finished_at") or row.get("created_at") or utcnow()
 
 
 class Game(Model):
@@ -89,6 +99,10 @@ class Game(Model):
     winner_seat: Mapped[int | None]
     amount_due: Mapped[Cents | None]  # the loser pays, once finished
     finished_at: Mapped[datetime | None]
+    #: When the game was played: when it finished, else when it started. "Newest first"
+    #: means by it, so an imported game of last year sorts below this week's games.
+    #: Kept by the database layer: set on insert, and on every change to ``finished_at``.
+    played_at: Mapped[datetime] = mapped_column(default=_played_at_on_insert)
 
     #: When the loser's payment was marked paid; a paid game is locked.
     paid_at: Mapped[datetime | None] = mapped_column(index=True)
@@ -197,3 +211,9 @@ class SubmissionToken(Model):
     token: Mapped[str] = mapped_column(String(100), primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), index=True)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+@event.listens_for(Game, "before_update")
+def _keep_played_at(_mapper: Mapper[Game], _connection: Connection, game: Game) -> None:
+    """A game that finishes, or is in progress again, moves to when it was played."""
+    game.played_at = game.finished_at or game.created_at

@@ -130,10 +130,14 @@ class Screen:
         self.save()
         return self.taps - before
 
-    def save(self) -> None:
-        """Tap Save and wait for the page it leads to (the script saves in the background first)."""
-        with self.page.expect_navigation():
-            self.tap("button.save")
+    def save(self, button: str = "button.save") -> None:
+        """Tap Save and wait for the answer on screen: the script sends the deal in the
+        background and puts the game page it gets back in place of the page's main part
+        (without the script: the page the save leads to)."""
+        self.page.locator("main").evaluate("main => { main.dataset.answered = 'no'; }")
+        self.tap(button)
+        # A new main part: put in place by the script, or a new page (no script).
+        self.page.wait_for_selector("main:not([data-answered])")
         self.page.wait_for_load_state()
 
     def shot(self, label: str) -> Path:

@@ -26,7 +26,7 @@ def test_standings_player_and_head_to_head(screen, wikipedia_card):
     play_three_games(screen, wikipedia_card)
     screen.go("/leagues/our-table")
     standings = screen.text("table")
-    assert re.search(r"Ana\s+3\s+2\s+1", standings), standings
+    assert re.search(r"Ana\s+2\s+1\s+\S+\s+3", standings), standings  # won, lost, net, played
     screen.shot("standings")
     assert screen.accessibility_violations() == []
     assert screen.overflow() == 0  # the wide table scrolls on its own, the page doesn't
@@ -84,3 +84,45 @@ def test_a_second_league_is_chosen_for_a_new_game_and_its_admin_pages_are_linked
     screen.start_game("Cleo", "Dan", league="friday-club")
     screen.go("/")
     assert "Friday club" in screen.text("#main")  # its game in progress, under its name
+
+
+@pytest.mark.parametrize("size", [(360, 640), (390, 844)], ids=["360x640", "390x844"])
+def test_standings_on_a_phone_show_player_won_lost_and_net_without_scrolling(
+    browser, live_server, wikipedia_card, size
+):
+    """The first four columns (player, won, lost, net) are inside the screen; the rest of
+    the table scrolls sideways on its own (issue 13)."""
+    from .conftest import Screen
+
+    width, height = size
+    context = browser.new_context(
+        viewport={"width": width, "height": height}, is_mobile=True, has_touch=True
+    )
+    try:
+        screen = Screen(context.new_page(), live_server, f"{width}x{height}")
+        screen.sign_in()
+        screen.start_game("Marie-Alexandrine de la Fontaine", "Maximilien")
+        for deal in wikipedia_card:
+            screen.record(*deal)
+        screen.go("/leagues/our-table")
+        headers = screen.page.locator("table.standings thead th").all_inner_texts()
+        labels = [re.match(r"[A-Za-z]+", header)[0] for header in headers[:4]]
+        assert labels == ["Player", "Won", "Lost", "Net"]
+        # Every cell of the first four columns, header and rows: its box on the screen.
+        boxes = screen.page.evaluate(
+            """() => [...document.querySelectorAll('table.standings tr')].flatMap(
+                tr => [...tr.children].slice(0, 4).map(cell => {
+                    const box = cell.getBoundingClientRect();
+                    return [cell.innerText.trim(), box.left, box.right];
+                }))"""
+        )
+        assert len(boxes) == 3 * 4  # the header and two players
+        outside = [(text, left, right) for text, left, right in boxes if left < 0 or right > width]
+        assert outside == [], outside
+        net = screen.page.locator("table.standings tbody tr td").nth(2)
+        assert net.inner_text().startswith(("+$", "−$"))
+        assert net.bounding_box()["x"] + net.bounding_box()["width"] <= width
+        assert screen.overflow() == 0  # the page itself never scrolls sideways
+        screen.shot("standings-phone")
+    finally:
+        context.close()

@@ -113,7 +113,7 @@ class Api:
         with self.app.app_context():
             rows = {}
             for table in db.metadata.sorted_tables:
-                if table.name == "login_failure":
+                if table.name == "login_throttle":
                     continue
                 columns = [c for c in table.columns if c.name != "last_used_at"]
                 rows[table.name] = sorted(map(repr, db.session.execute(select(*columns)).all()))

@@ -15,8 +15,11 @@ def test_a_fresh_install_offers_to_create_the_first_administrator(make_app):
     response = client.get("/")
     assert response.status_code == 302
     assert response.headers["Location"].endswith("/setup")
+    with app.app_context():
+        code = accounts.setup_code()
     response = client.post(
-        "/setup", data={"username": "Ana", "password": "long enough", "confirm": "long enough"}
+        "/setup",
+        data={"code": code, "username": "Ana", "password": "long enough", "confirm": "long enough"},
     )
     assert response.status_code == 302
     assert "Start a new game" in client.get("/").get_data(as_text=True)  # signed in, admin
@@ -39,6 +42,62 @@ def test_setup_rejects_short_and_mismatched_passwords(make_app):
     assert "The passwords differ." in page
 
 
+def without_users(app):
+    with app.app_context():
+        db.session.execute(db.delete(User))
+        db.session.commit()
+        return accounts.setup_code()
+
+
+def test_the_first_administrator_needs_the_setup_code_from_the_terminal(make_app):
+    """Anyone on the network reaches the setup page: only who reads the terminal (or
+    runs the CLI) can create the first administrator."""
+    app = make_app()
+    code = without_users(app)
+    client = app.test_client()
+    form = {"username": "Mallory", "password": "long enough", "confirm": "long enough"}
+    for typed, message in [
+        ("", "Enter the setup code printed in the terminal."),
+        ("1234-5678-9012", "That is not the setup code"),
+        (code[:-1], "That is not the setup code"),
+    ]:
+        response = client.post("/setup", data={**form, "code": typed})
+        assert response.status_code == 200
+        page = response.get_data(as_text=True)
+        assert re.search(r'<p class="error" id="code-error">' + re.escape(message), page), typed
+        assert '<input aria-describedby="code-hint code-error" aria-invalid="true"' in page
+    with app.app_context():
+        assert not accounts.has_users()
+        assert services.league_by_slug("our-table").public is False
+    response = client.post("/setup", data={**form, "code": code.replace("-", " ")})
+    assert response.status_code == 302
+    with app.app_context():
+        assert accounts.user_by_name("Mallory").is_admin
+
+
+def test_the_setup_page_asks_for_the_code_and_says_where_it_is(make_app):
+    app = make_app()
+    without_users(app)
+    page = app.test_client().get("/setup").get_data(as_text=True)
+    assert '<label for="code">Setup code</label>' in page
+    assert 'inputmode="numeric"' in page
+    assert "Printed in the terminal where Mille Scorekeeper was started" in page
+
+
+def test_the_cli_prints_the_setup_code_and_still_creates_an_administrator(make_app):
+    app = make_app()
+    code = without_users(app)
+    runner = app.test_cli_runner()
+    result = runner.invoke(args=["setup-code"])
+    assert result.exit_code == 0
+    assert result.output == f"Setup code: {code}\n"
+    result = runner.invoke(args=["user", "create", "Ana", "--admin", "--password", "long enough"])
+    assert result.exit_code == 0, result.output
+    result = runner.invoke(args=["setup-code"])
+    assert result.exit_code != 0
+    assert "already has an administrator" in result.output
+
+
 def test_sign_in_and_out(client):
     response = client.post("/login", data={"username": "ADMIN", "password": "admin-password"})
     assert response.status_code == 302
@@ -54,7 +113,7 @@ def test_wrong_password_is_refused_with_a_message(client):
 
 
 def test_sign_in_is_throttled_after_repeated_failures(client):
-    for _ in range(accounts.MAX_FAILURES):
+    for _ in range(accounts.MAX_ATTEMPTS_PER_NAME):
         client.post("/login", data={"username": "admin", "password": "guess"})
     response = client.post("/login", data={"username": "admin", "password": "admin-password"})
     assert response.status_code == 429
@@ -110,8 +169,8 @@ def test_api_tokens_are_shown_once_stored_hashed_and_revocable(table, app):
     response = table.client.post(
         "/account", data={"token-name": "club dashboard", "token-submit": "1"}
     )
-    assert response.status_code == 302  # Post/Redirect/Get: a reload makes no second token
-    page = table.client.get("/account").get_data(as_text=True)
+    assert response.status_code == 201  # shown in the answer, never kept in the cookie
+    page = response.get_data(as_text=True)
     assert '<code class="token">' not in table.client.get("/account").get_data(as_text=True)
     token = page.split('<code class="token">')[1].split("</code>")[0]
     with app.app_context():

@@ -76,7 +76,7 @@ def test_a_token_made_on_the_account_page_works(app, api, auth):
     assert script.post("/api/v1/leagues", {"name": "Laptop league"}).status_code == 201
 
 
-def test_the_api_ignores_the_session_cookie(app, api, auth):
+def test_the_api_ignores_the_session_cookie(public, app, api, auth):
     """A signed-in browser can't be made to write through the API: only a token counts."""
     browser = auth.login(app.test_client())
     game = api.start_game()

@@ -88,7 +88,7 @@ WRITES = [
 ]
 
 
-def test_a_write_without_a_token_is_a_401(api, game):
+def test_a_write_without_a_token_is_a_401(public, api, game):
     anonymous = api.as_("anonymous")
     before = api.snapshot()
     for method, path, body in WRITES:
@@ -154,7 +154,7 @@ WITHOUT_THE_ROLE = [
 ]
 
 
-def test_a_token_without_the_role_is_a_403(api, game, finished):
+def test_a_token_without_the_role_is_a_403(public, api, game, finished):
     api.post(f"/api/v1/games/{finished['id']}/paid")  # so that only the role is missing
     scripts = {role: api.as_(role) for role in ("viewer", "scorekeeper", "admin", "none")}
     before = api.snapshot()

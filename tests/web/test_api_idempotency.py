@@ -1,37 +1,19 @@
 """Idempotency-Key: a retried POST gets the first answer and records nothing twice,
 one after the other or at the same moment."""
 
-import threading
-
 import pytest
 
 from scorekeeper import accounts, services
 from scorekeeper.api import idempotency
 from scorekeeper.models import Deal, Game, IdempotencyKey, db
+from tests.conftest import run_together as together
 
 THREADS = 6
 
 
 def run_together(work, count=THREADS):
-    """Start ``count`` threads at the same moment; return what each returned."""
-    barrier = threading.Barrier(count)
-    results = [None] * count
-    errors = []
-
-    def target(index):
-        try:
-            barrier.wait()
-            results[index] = work(index)
-        except Exception as error:
-            errors.append(error)
-
-    threads = [threading.Thread(target=target, args=(i,)) for i in range(count)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
-    assert not errors, errors
-    return results
+    """:func:`tests.conftest.run_together` with this file's number of threads."""
+    return together(work, count)
 
 
 def deals_of(app, game_id):
@@ -238,3 +220,42 @@ def test_a_retry_that_misses_the_first_answer_is_undone_by_the_key_in_its_transa
     assert retry.headers["Idempotent-Replayed"] == "true"
     assert retry.get_json() == first.get_json()
     assert deals_of(app, game["id"]) == 1
+
+
+class Crash(BaseException):
+    """The process dies here (kill -9): nothing after this point runs."""
+
+
+@pytest.mark.parametrize("where", ["answer", "key"])
+def test_a_crash_between_the_change_and_its_answer_leaves_a_key_a_retry_can_use(
+    app, api, game, monkeypatch, where
+):
+    """Killed after the deal was written and before its answer was kept, a request
+    used to leave its key without an answer: every retry got a 409 for a day although
+    the deal was stored. Now the deal, the key and the answer are one transaction."""
+    path = f"/api/v1/games/{game['id']}/deals"
+    body = {"out": 0, "scores": [140, 50]}
+    headers = {"Idempotency-Key": "crashed"}
+    from scorekeeper.api import games
+
+    def crash(*_args, **_kwargs):
+        raise Crash
+
+    target = (games, "game_json") if where == "answer" else (IdempotencyKey, "__init__")
+    with monkeypatch.context() as patched:
+        patched.setattr(*target, crash)
+        with pytest.raises(Crash):
+            api.post(path, body, headers=headers)
+    # What a database keeps of a transaction that was never committed: nothing.
+    assert deals_of(app, game["id"]) == 0
+
+    monkeypatch.setattr(idempotency, "WAIT_SECONDS", 0.2)
+    retry = api.post(path, body, headers=headers)
+    assert retry.status_code == 201, retry.get_json()
+    assert deals_of(app, game["id"]) == 1
+    again = api.post(path, body, headers=headers)
+    assert again.status_code == 201
+    assert again.headers["Idempotent-Replayed"] == "true"
+    assert again.get_json() == retry.get_json()
+    assert deals_of(app, game["id"]) == 1
+    assert keys(app) == [("crashed", 201)]

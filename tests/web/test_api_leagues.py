@@ -13,7 +13,7 @@ def make_private(app, slug):
         db.session.remove()
 
 
-def test_leagues_list_what_the_caller_may_read_with_counts(app, api):
+def test_leagues_list_what_the_caller_may_read_with_counts(public, app, api):
     api.start_game()
     created = api.post("/api/v1/leagues", {"name": "Friday Club", "public": False})
     assert created.status_code == 201
@@ -42,7 +42,7 @@ def test_a_leagues_slug_is_made_from_its_name_and_kept_unique(api):
     assert second["slug"] == "cafe-creme-2"
 
 
-def test_a_league_admin_adds_players_and_a_league_lists_them_by_name(api):
+def test_a_league_admin_adds_players_and_a_league_lists_them_by_name(public, api):
     admin = api.as_("admin")
     for name in ("Ben", "  ana  "):
         response = admin.post("/api/v1/leagues/our-table/players", {"name": name})
@@ -62,7 +62,7 @@ def finish(api, players, winner_first=True, small="1.00"):
     return api.play(game["id"], [(0 if winner_first else 1, scores, (0, 0))])
 
 
-def test_standings_are_best_first_most_wins_then_best_net(api):
+def test_standings_are_best_first_most_wins_then_best_net(public, api):
     finish(api, ("Ana", "Ben"))  # Ana wins 1250–50: skunked, $1–$3: (3 + 12) × 2 = 30
     finish(api, ("Cleo", "Ben"), small="2.00")  # Cleo wins 60.00
     finish(api, ("Ana", "Cleo"), winner_first=False)  # Cleo wins 30.00
@@ -85,7 +85,7 @@ def test_standings_are_best_first_most_wins_then_best_net(api):
     assert standings[2]["skunks_taken"] == 2
 
 
-def test_games_are_newest_first_in_pages_that_follow_next_page(api):
+def test_games_are_newest_first_in_pages_that_follow_next_page(public, api):
     ids = [api.start_game(("Ana", "Ben"))["id"] for _ in range(27)]
     finish(api, ("Ana", "Cleo"))
     ids.append(ids[-1] + 1)

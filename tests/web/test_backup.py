@@ -1,6 +1,17 @@
 """Backups round-trip a league with nothing lost."""
 
-from scorekeeper import backup
+import json
+import sqlite3
+from contextlib import closing
+from datetime import date
+from pathlib import Path
+
+import flask_migrate
+import sqlalchemy as sa
+from alembic.script import ScriptDirectory
+
+from scorekeeper import backup, seasons
+from scorekeeper.database import MIGRATIONS_DIR
 from scorekeeper.models import AuditEvent, Deal, Game, League, Player, User, db
 
 
@@ -52,7 +63,7 @@ def wipe(app):
         db.session.commit()
 
 
-def test_json_backup_and_restore_bring_everything_back(table, app, wikipedia_card, tmp_path):
+def test_json_backup_and_restore_bring_everything_back(table, app, auth, wikipedia_card, tmp_path):
     fill(table, wikipedia_card)
     before = snapshot(app)
     file = str(tmp_path / "league.json")
@@ -65,7 +76,9 @@ def test_json_backup_and_restore_bring_everything_back(table, app, wikipedia_car
     result = runner.invoke(args=["restore", file, "--yes"])
     assert result.exit_code == 0, result.output
     assert snapshot(app) == before
-    # New rows continue after the restored ids (PostgreSQL sequences are reset).
+    # A restore signs everyone out; signed in again, new rows continue after the restored
+    # ids (PostgreSQL sequences are reset).
+    auth.login(table.client)
     assert table.start_game("Eve", "Fay") == max(game[0] for game in before["games"]) + 1
 
 
@@ -90,3 +103,162 @@ def test_restore_refuses_a_file_that_is_not_a_backup(app, tmp_path):
     result = app.test_cli_runner().invoke(args=["restore", str(file), "--yes"])
     assert result.exit_code != 0
     assert "not a Mille Scorekeeper backup" in result.output
+
+
+def fill_every_table(app, table, api, auth, wikipedia_card):
+    """Rows in every table, made the way the app makes them."""
+    fill(table, wikipedia_card)
+    table.client.post("/login", data={"username": "admin", "password": "wrong"})  # a failure
+    auth.member("viewer")
+    api.add_players("Eve", "Fay")
+    body = {"league": "our-table", "players": ["Eve", "Fay"], "first_dealer": 0}
+    started = api.post("/api/v1/games", body, headers={"Idempotency-Key": "backup-test"})
+    assert started.status_code == 201
+    with app.app_context():
+        league = db.session.scalars(db.select(League)).first()
+        seasons.add_season(league.id, "All of it", date(2020, 1, 1), date.today())
+        deal = db.session.scalars(db.select(Deal).order_by(Deal.id)).first()
+        deal.cards = {"players": [{"sets": [{"rank": "A", "count": 8}]}, {"sets": []}]}
+        db.session.commit()
+        db.session.remove()
+
+
+def every_row(app):
+    """Every row of every table the app backs up, generically: a new table is covered too
+    (who is signed in is not backed up: see ``signed_in``)."""
+    with app.app_context():
+        rows = {
+            table.name: [
+                dict(row._mapping)
+                for row in db.session.execute(db.select(table).order_by(*table.primary_key.columns))
+            ]
+            for table in [*db.metadata.sorted_tables, alembic_version]
+            if table.name not in backup.SIGN_IN_STATE
+        }
+        db.session.remove()
+    return rows
+
+
+HEAD = ScriptDirectory(MIGRATIONS_DIR).get_current_head()
+alembic_version = sa.table("alembic_version", sa.column("version_num"))
+
+
+def signed_in(app):
+    """Whether anyone is signed in or has failed to sign in: state a backup leaves out."""
+    with app.app_context():
+        counts = [
+            db.session.scalar(sa.select(sa.func.count()).select_from(table))
+            for table in db.metadata.sorted_tables
+            if table.name in backup.SIGN_IN_STATE
+        ]
+        db.session.remove()
+    return any(counts)
+
+
+alembic_version.primary_key = sa.PrimaryKeyConstraint(sa.column("version_num"))
+
+
+def test_a_json_backup_carries_every_row_of_every_table_between_databases(
+    app, table, api, auth, wikipedia_card, sqlite_app, tmp_path
+):
+    """In the PostgreSQL run: PostgreSQL → SQLite → PostgreSQL; else SQLite → SQLite."""
+    fill_every_table(app, table, api, auth, wikipedia_card)
+    before = every_row(app)
+    assert [name for name, rows in before.items() if not rows] == []
+    there, back = str(tmp_path / "there.json"), str(tmp_path / "back.json")
+    with app.app_context():
+        backup.backup(there)
+    assert signed_in(app)
+    with sqlite_app.app_context():
+        backup.restore(there)
+    assert every_row(sqlite_app) == before
+    assert not signed_in(sqlite_app)  # a restore signs everyone out
+    with sqlite_app.app_context():
+        backup.backup(back)
+    wipe(app)
+    with app.app_context():
+        backup.restore(back)
+    assert every_row(app) == before
+
+
+def at_revision(app, revision, action):
+    """Do ``action`` with the database taken down to an older schema revision."""
+    with app.app_context():
+        db.session.remove()
+        flask_migrate.downgrade(directory=MIGRATIONS_DIR, revision=revision)
+        try:
+            action()
+        finally:
+            db.session.remove()
+            flask_migrate.upgrade(directory=MIGRATIONS_DIR)
+
+
+def test_an_older_json_backup_is_restored_and_upgraded(
+    app, table, api, auth, wikipedia_card, tmp_path
+):
+    fill_every_table(app, table, api, auth, wikipedia_card)
+    before = every_row(app)
+    file = str(tmp_path / "old.json")
+    at_revision(app, "0006_perf", lambda: backup.backup(file))
+    assert json.loads(Path(file).read_text())["schema"] == "0006_perf"
+    wipe(app)
+    result = app.test_cli_runner().invoke(args=["restore", file, "--yes"])
+    assert result.exit_code == 0, result.output
+    assert every_row(app) == before  # at the newest revision again, every row back
+
+
+def test_an_older_sqlite_copy_is_restored_and_upgraded(
+    sqlite_app, sqlite_table, wikipedia_card, tmp_path
+):
+    fill(sqlite_table, wikipedia_card)
+    before = every_row(sqlite_app)
+    file = str(tmp_path / "old.sqlite")
+    at_revision(sqlite_app, "0006_perf", lambda: backup.backup(file))
+    wipe(sqlite_app)
+    with sqlite_app.app_context():
+        assert "upgraded from schema 0006_perf" in backup.restore(file)
+    assert every_row(sqlite_app) == before
+    assert before["alembic_version"] == [{"version_num": HEAD}]
+
+
+def test_a_restore_refuses_what_is_not_a_backup_of_ours(sqlite_app, tmp_path):
+    before = every_row(sqlite_app)
+    other = tmp_path / "other.sqlite"
+    with closing(sqlite3.connect(other)) as connection:
+        connection.execute("CREATE TABLE game (id INTEGER PRIMARY KEY, name TEXT)")
+    text_file = tmp_path / "notes.sqlite"
+    text_file.write_text("just some notes\n" * 100)
+    newer = tmp_path / "newer.json"
+    newer.write_text(json.dumps({"format": backup.FORMAT, "schema": "0099_future", "tables": {}}))
+    damaged = tmp_path / "damaged.json"
+    damaged.write_text(json.dumps({"format": backup.FORMAT, "schema": "0006_perf", "tables": 3}))
+    expected = {
+        other: "is not a Mille Scorekeeper database",
+        text_file: "is not an SQLite database",
+        newer: "schema '0099_future', which this version of the app doesn't know",
+        damaged: "its tables are not lists of rows",
+    }
+    runner = sqlite_app.test_cli_runner()
+    for file, message in expected.items():
+        result = runner.invoke(args=["restore", str(file), "--yes"])
+        assert result.exit_code != 0
+        assert message in result.output, result.output
+    assert every_row(sqlite_app) == before
+
+
+def test_an_older_backup_the_database_refuses_leaves_everything_as_it_was(
+    sqlite_app, sqlite_table, wikipedia_card, tmp_path
+):
+    fill(sqlite_table, wikipedia_card)
+    before = every_row(sqlite_app)
+    with sqlite_app.app_context():
+        data = backup.dump()
+    data["schema"] = "0006_perf"  # 0007 changed no table's columns' names
+    data["tables"]["deal"].append({**data["tables"]["deal"][0], "id": 99, "game_id": 99})
+    file = tmp_path / "bad.json"
+    file.write_text(json.dumps(data))
+    result = sqlite_app.test_cli_runner().invoke(args=["restore", str(file), "--yes"])
+    assert result.exit_code != 0
+    assert "The database refused this backup: FOREIGN KEY constraint failed" in result.output
+    assert "INSERT" not in result.output
+    assert every_row(sqlite_app) == before

@@ -5,34 +5,17 @@ timeout; PostgreSQL: a row lock on the game), so nothing is lost, doubled, or
 refused with "database is locked".
 """
 
-import threading
 import uuid
 
 from scorekeeper.models import Deal, Game, db
+from tests.conftest import run_together as together
 
 THREADS = 8
 
 
 def run_together(work, count=THREADS):
-    """Start ``count`` threads at the same moment; return what each returned."""
-    barrier = threading.Barrier(count)
-    results = [None] * count
-    errors = []
-
-    def target(index):
-        try:
-            barrier.wait()
-            results[index] = work(index)
-        except Exception as error:  # reported below, with the thread's traceback lost
-            errors.append(error)
-
-    threads = [threading.Thread(target=target, args=(i,)) for i in range(count)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
-    assert not errors, errors
-    return results
+    """:func:`tests.conftest.run_together` with this file's number of threads."""
+    return together(work, count)
 
 
 def phones(app, auth, count=THREADS):

@@ -348,7 +348,7 @@ def test_cards_are_kept_in_their_own_shape_not_as_sent(table, app):
 # --- Who may count, and when ---------------------------------------------------------
 
 
-def test_counting_needs_a_scorekeeper(table, auth, client):
+def test_counting_needs_a_scorekeeper(public, table, auth, client):
     game_id = table.start_game()
     anonymous = client.get(f"/games/{game_id}/count")
     assert anonymous.status_code == 302

@@ -224,7 +224,7 @@ def test_a_page_out_of_date_is_refused_with_the_current_card(table, app):
     assert table.record(game_id, 0, (100, 50), version="1").status_code == 302
     response = table.record(game_id, 0, (100, 50), version="1")  # the card is at version 2 now
     assert response.status_code == 409
-    assert "changed since this page was loaded" in response.get_data(as_text=True)
+    assert "Not saved: the score card changed on another phone" in response.get_data(as_text=True)
     with app.app_context():
         assert db.session.get(Game, game_id).deal_count == 1
 
@@ -354,7 +354,7 @@ def test_settlement_page_for_a_skunk_shows_the_multiplier(table):
     table.record(game_id, 0, (1250, 590), confirm=True)
     settlement = text_of(section(table.page(game_id), "settlement"))
     assert "Skunk ×2" in settlement
-    assert "every payment doubled ($10.00 × 2)" in settlement
+    assert "every payment doubled ($10.00 × 2 = $20.00) +$10.00" in settlement
     assert "Ben pays Ana $20.00" in settlement
 
 

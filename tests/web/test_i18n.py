@@ -349,7 +349,7 @@ def test_counting_cards_in_french(french) -> None:
     response = french.client.post(f"/games/{game_id}/count", data=data)
     assert response.status_code == 422
     text = assert_french(response.get_data(as_text=True))
-    assert f"Combinaison 1 de Ana (dix){NBSP}: 9 dix, mais deux paquets n'en ont que 8." in text
+    assert f"Combinaison 1 d'Ana (dix){NBSP}: 9 dix, mais deux paquets n'en ont que 8." in text
     data["player0-sets-0-naturals"] = "8"
     text = assert_french(french.client.post(f"/games/{game_id}/count", data=data).get_data(True))
     assert f"8 dix, combinaison naturelle, fermeture au naturel{NBSP}: 8 × 10 × 4 = 320" in text
@@ -449,3 +449,46 @@ def test_importing_paper_score_cards_in_french(french) -> None:
     data = {"format": "csv", "file": (io.BytesIO(csv.replace(",7,", ",70,").encode()), "c.csv")}
     response = french.client.post("/leagues/our-table/import", data=data)
     assert "1 partie importée (1 donnes)." in assert_french(response.get_data(as_text=True))
+
+
+def test_french_elides_de_before_a_name_that_starts_with_a_vowel_sound(french, wikipedia_card):
+    """ "Points d'Erin", "Naturels d'Alice", but "Points de Ben" (issue 13)."""
+    game_id = french.start_game("Erin", "Ben")
+    text = visible_text(french.page(game_id))
+    assert "Points d'Erin" in text
+    assert "Points de Ben" in text
+    assert "de Erin" not in text
+    done = french.start_game("Alice", "Hugo")
+    for out, scores, stars in wikipedia_card:
+        french.record(done, out, scores, stars)
+    text = visible_text(french.page(done))
+    assert "Naturels d'Alice" in text
+    assert "de Alice" not in text
+    assert "de Hugo" not in text
+    french.client.set_cookie("lang", "en")
+    assert "Alice's naturals" in visible_text(french.page(done))
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        ("Erin", "Points d'Erin"),
+        ("Élodie", "Points d'Élodie"),
+        ("Hugo", "Points d'Hugo"),
+        ("Yves", "Points d'Yves"),
+        ("œil", "Points d'œil"),
+        ("Ben", "Points de Ben"),
+        ("<Ana>", "Points de &lt;Ana&gt;"),
+        ("Ève & Co", "Points d'Ève &amp; Co"),
+    ],
+)
+def test_the_elision_reads_the_first_letter_and_keeps_escaping(app, name, expected) -> None:
+    from markupsafe import Markup
+
+    from scorekeeper.i18n import elided
+
+    assert elided(Markup("Points de %(name)s"), {"name": name}) % {"name": name} == expected
+    assert elided("De %(name)s à %(other)s", {"name": name}).startswith(
+        "D'" if expected.startswith("Points d'") else "De "
+    )
+    assert elided("Combien que %(n)s", {"n": "1 200"}) == "Combien que %(n)s"  # a number

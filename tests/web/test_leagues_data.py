@@ -377,7 +377,7 @@ def upload(client, slug, content: str, name: str, kind: str):
     return client.post(f"/leagues/{slug}/import", data=data, content_type="multipart/form-data")
 
 
-def test_json_export_imports_into_an_empty_league_losslessly(app, table, client, history):
+def test_json_export_imports_into_an_empty_league_losslessly(public, app, table, client, history):
     exported = client.get("/leagues/our-table/export.json")
     assert exported.headers["Content-Disposition"] == 'attachment; filename="our-table.json"'
     with app.app_context():
@@ -402,7 +402,9 @@ def test_json_export_imports_into_an_empty_league_losslessly(app, table, client,
     assert "A league export is imported into a league without games" in again.get_data(as_text=True)
 
 
-def test_a_json_file_that_contradicts_its_deals_is_refused(app, table, client, wikipedia_card):
+def test_a_json_file_that_contradicts_its_deals_is_refused(
+    public, app, table, client, wikipedia_card
+):
     game_id = table.start_game()
     for out, scores, stars in wikipedia_card:
         table.record(game_id, out, scores, stars)
@@ -576,7 +578,7 @@ def bad_json_export(client, table, app, wikipedia_card):
     ],
 )
 def test_a_json_import_refuses_control_characters_and_unreasonable_days(
-    app, table, client, wikipedia_card, path, value, problem
+    public, app, table, client, wikipedia_card, path, value, problem
 ):
     data = bad_json_export(client, table, app, wikipedia_card)
     *inside, last = path
@@ -609,7 +611,7 @@ close,2024-05-02,Ben,Ana,a,1235,1170,0,0,no
 """
 
 
-def test_a_csv_of_paper_score_cards_imports_with_progress(app, table, client):
+def test_a_csv_of_paper_score_cards_imports_with_progress(public, app, table, client):
     response = upload(table.client, "our-table", PAPER_CARDS, "cards.csv", "csv")
     assert response.status_code == 200
     page = response.get_data(as_text=True)
@@ -644,7 +646,7 @@ def test_a_large_csv_import_reports_progress_as_it_saves(app, table):
         assert_no_drift(services.league_by_slug("our-table").id)
 
 
-def test_the_csv_export_imports_back_into_another_league(app, table, client, history):
+def test_the_csv_export_imports_back_into_another_league(public, app, table, client, history):
     exported = client.get("/leagues/our-table/export.csv")
     assert exported.mimetype == "text/csv"
     text = exported.get_data(as_text=True)

@@ -13,7 +13,9 @@ def test_migrations_match_the_models(app):
     assert differences == []
 
 
-def test_first_start_creates_the_default_league(client):
-    page = client.get("/leagues/our-table/players")
+def test_first_start_creates_the_default_league_private(client, auth):
+    """The app is reachable from the network: who owes whom is the table's business."""
+    assert client.get("/leagues/our-table/players").status_code == 404
+    page = auth.login(client).get("/leagues/our-table/players")
     assert page.status_code == 200
     assert "Players of Our table" in page.get_data(as_text=True)

@@ -137,7 +137,7 @@ def test_home_shows_the_games_in_progress_of_every_league_one_keeps_score_in(app
         assert re.search(rf"<h3[^>]*>{name}</h3>", page), name
 
 
-def test_a_visitor_still_sees_the_default_leagues_games_in_progress(app, client):
+def test_a_visitor_still_sees_the_default_leagues_games_in_progress(public, app, client):
     ours = game_in_progress(app, "our-table", ("Ana", "Ben"))
     assert f'href="/games/{ours}"' in client.get("/").get_data(as_text=True)
 

@@ -13,6 +13,7 @@ READ, SCOREKEEPER, ADMIN, SITE_ADMIN = None, Role.SCOREKEEPER, Role.ADMIN, "site
 ROUTES = [
     ("GET", "/games/{game}", READ),
     ("GET", "/games/{done}", READ),
+    ("GET", "/games/{game}/version", READ),
     ("GET", "/leagues/{slug}/players", READ),
     ("GET", "/leagues/{slug}/games/new", SCOREKEEPER),
     ("POST", "/leagues/{slug}/games/new", SCOREKEEPER),
@@ -66,6 +67,7 @@ def league(request, app, auth):
     with app.app_context():
         if request.param == "public":
             found = services.league_by_slug("our-table")
+            accounts.update_league(found.id, name=found.name, public=True, defaults=None)
         else:
             found = accounts.create_league("Secret club", public=False)
         accounts.create_league("Other club")

@@ -70,22 +70,22 @@ EXPECTED = {
     "home": 4,
     "home, keeping score": 5,
     "leagues": 2,
-    "standings": 6,
-    "standings sorted": 6,
-    "standings of a season": 7,
-    "player": 10,
-    "head-to-head, none chosen": 4,
-    "head-to-head": 8,
-    "archive": 6,
-    "archive, older page": 6,
-    "archive, newer page": 6,
-    "archive of a player": 7,
-    "archive, every filter": 9,
-    "archive, unpaid": 6,
-    "who owes whom": 5,
-    "balance of two players": 7,
-    "payments": 4,
-    "players": 4,
+    "standings": 5,
+    "standings sorted": 5,
+    "standings of a season": 6,
+    "player": 9,
+    "head-to-head, none chosen": 3,
+    "head-to-head": 7,
+    "archive": 5,
+    "archive, older page": 5,
+    "archive, newer page": 5,
+    "archive of a player": 6,
+    "archive, every filter": 8,
+    "archive, unpaid": 5,
+    "who owes whom": 4,
+    "balance of two players": 6,
+    "payments": 3,
+    "players": 3,
     "export csv": 2,
     "export json": 6,
     "seasons": 3,
@@ -93,13 +93,17 @@ EXPECTED = {
     "import": 2,
     "settings": 2,
     "members": 3,
-    "game in progress": 5,
-    "finished game": 5,
-    "new game form": 4,
-    "deal to correct": 4,
-    "record a deal": 11,
-    "record a game's last deal": 35,
+    "game in progress": 3,
+    "finished game": 3,
+    "new game form": 3,
+    "deal to correct": 2,
+    "record a deal": 7,
+    "record a game's last deal": 12,
 }
+#: SQLite can't return the ids of a many-row INSERT in the rows' order, which the ORM needs,
+#: so the two audit events of the deal that ends a game (recorded, finished) go in one by
+#: one there: one statement more than on PostgreSQL, whose count issue 17 caps at 12.
+SQLITE_EXTRA = {"record a game's last deal": 1}
 
 
 def count_statements(app, send):
@@ -217,7 +221,9 @@ def members(app, auth, table):
     return viewer, table.client, scorekeeper
 
 
-def test_every_page_sends_its_pinned_number_of_statements_whatever_the_league_size(app, members):
+def test_every_page_sends_its_pinned_number_of_statements_whatever_the_league_size(
+    public, app, members
+):
     play(app, 6)
     today = date.today()
     with app.app_context():
@@ -227,5 +233,8 @@ def test_every_page_sends_its_pinned_number_of_statements_whatever_the_league_si
     small = counts(app, *members)
     play(app, 54, start=6)
     big = counts(app, *members)
-    assert small == EXPECTED
-    assert big == EXPECTED
+    expected = dict(EXPECTED)
+    if app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite"):
+        expected |= {name: expected[name] + extra for name, extra in SQLITE_EXTRA.items()}
+    assert small == expected
+    assert big == expected

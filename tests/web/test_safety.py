@@ -64,7 +64,7 @@ def test_two_phones_one_stale_save_is_refused_not_applied(table, app, auth):
     assert a.status_code == 302
     assert b.status_code == 409
     page = b.get_data(as_text=True)
-    assert "changed since this page was loaded" in page
+    assert "Not saved: the score card changed on another phone" in page
     assert 'id="deal-1"' in page  # the current card, with A's deal, is shown
     with app.app_context():
         game = db.session.get(Game, game_id)
@@ -188,7 +188,7 @@ def test_a_nul_character_in_a_league_address_is_a_404(auth, client, path):
 @pytest.mark.parametrize(
     ("query", "field"), [("player=A%00b", "player"), ("status=%00", "status"), ("page=%00", "page")]
 )
-def test_a_nul_character_in_an_api_query_is_a_422_naming_the_field(client, query, field):
+def test_a_nul_character_in_an_api_query_is_a_422_naming_the_field(public, client, query, field):
     """The API checks its own arguments (API.md: 422 names the field), NULs included."""
     response = client.get(f"/api/v1/leagues/our-table/games?{query}")
     assert response.status_code == 422

@@ -1,0 +1,78 @@
+"""Names read by one rule: NFKC, nothing invisible, keys that fit
+
+Names are now kept in NFKC with nothing invisible in them, and compared by
+their NFKC case-folded key (scorekeeper.names). The key columns grow from 40 to
+120 characters: a name of 40 characters folds to at most 120 (``ß`` → ``ss``,
+``ΐ`` → three), which overflowed PostgreSQL's VARCHAR(40) with a 500.
+
+Names stored before are read again by the same rule: invisible and control
+characters dropped, NFKC, spaces squeezed, the key made again. Two names that
+were told apart only by what no one can see (``Ana`` and ``Ana`` with a
+zero-width space, or an accent composed and decomposed) now have one key: the
+older one keeps the name and the newer one is renamed ``Ana (2)``, so no player
+or account is merged or lost, and a league admin sees both.
+
+Revision ID: 0009_names
+Revises: 0008_played_order
+"""
+
+import sqlalchemy as sa
+from alembic import op
+
+from scorekeeper.names import key, printable, squeeze
+
+revision = "0009_names"
+down_revision = "0008_played_order"
+branch_labels = None
+depends_on = None
+
+NAME_LENGTH = 40
+KEYS = {"player": "name_key", "user": "username_key"}
+
+
+def upgrade():
+    for table, column in KEYS.items():
+        with op.batch_alter_table(table) as batch_op:
+            batch_op.alter_column(column, type_=sa.String(120), existing_type=sa.String(40))
+    _read_again("player", "name", "name_key", scope="league_id")
+    _read_again("user", "username", "username_key", scope=None)
+
+
+def downgrade():
+    for table, column in KEYS.items():
+        with op.batch_alter_table(table) as batch_op:
+            batch_op.alter_column(column, type_=sa.String(40), existing_type=sa.String(120))
+
+
+def _clean(name):
+    kept = "".join(char for char in name if printable(char))
+    return squeeze(kept)[:NAME_LENGTH].strip() or "?"
+
+
+def _read_again(table, name_column, key_column, scope):
+    connection = op.get_bind()
+    rows = sa.table(
+        table,
+        sa.column("id"),
+        sa.column(name_column),
+        sa.column(key_column),
+        *([sa.column(scope)] if scope else []),
+    )
+    found = connection.execute(sa.select(rows).order_by(rows.c.id)).mappings().all()
+    # Every key first set aside, so a row's new key never meets another row's old one.
+    connection.execute(rows.update().values({key_column: sa.literal("~") + sa.cast(rows.c.id, sa.String)}))
+    taken = set()
+    for row in found:
+        where = row[scope] if scope else None
+        name = _clean(row[name_column])
+        number = 1
+        while (where, key(name)) in taken:
+            number += 1
+            suffix = f" ({number})"
+            name = _clean(row[name_column])[: NAME_LENGTH - len(suffix)].rstrip() + suffix
+        taken.add((where, key(name)))
+        connection.execute(
+            rows.update()
+            .where(rows.c.id == row["id"])
+            .values({name_column: name, key_column: key(name)})
+        )

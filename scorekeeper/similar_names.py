@@ -1,0 +1,51 @@
+"""Names close enough to be one person's name mistyped: "Alcie" for Alice, "Zoe" for Zoé.
+
+**Decision** (how close is close): both names are compared case-folded, without accents
+and with runs of spaces made one; they are close when the Damerau–Levenshtein distance
+between them (a letter added, dropped or changed, or two neighbours swapped, each counts
+one) is at most
+
+* 0 when the shorter name has 3 letters or fewer ("Bob" and "Rob" are two people, but
+  "Zoe" is Zoé),
+* 1 when it has 4 to 7 ("Alcie", "Alic", "Alicee" are Alice),
+* 2 when it has 8 or more ("Christohpe" and "Cristophe" are Christophe).
+"""
+
+import unicodedata
+from collections.abc import Iterable
+
+from rapidfuzz.distance import DamerauLevenshtein
+
+#: The most names one question offers.
+MOST_SUGGESTIONS = 3
+
+
+def folded(name: str) -> str:
+    """``name`` case-folded, without accents, with single spaces: ``" Zoé  Ng"`` → ``"zoe ng"``."""
+    decomposed = unicodedata.normalize("NFKD", name.casefold())
+    bare = "".join(char for char in decomposed if not unicodedata.combining(char))
+    return " ".join(bare.split())
+
+
+def allowed_distance(first: str, second: str) -> int:
+    """How many edits two folded names may differ by and still be close (the module's table)."""
+    shorter = min(len(first), len(second))
+    if shorter <= 3:
+        return 0
+    return 1 if shorter <= 7 else 2
+
+
+def close_names(typed: str, names: Iterable[str]) -> list[str]:
+    """The ``names`` close to ``typed`` but not the same name (ignoring case), closest first,
+    at most :data:`MOST_SUGGESTIONS`."""
+    mine = folded(typed)
+    found: list[tuple[int, str]] = []
+    for name in names:
+        if name.casefold() == typed.casefold():
+            continue
+        theirs = folded(name)
+        allowed = allowed_distance(mine, theirs)
+        distance = DamerauLevenshtein.distance(mine, theirs, score_cutoff=allowed)
+        if distance <= allowed:
+            found.append((distance, name))
+    return [name for _distance, name in sorted(found)[:MOST_SUGGESTIONS]]

@@ -1,0 +1,335 @@
+// Scoring without a network. The service worker (/sw.js) keeps the game pages opened
+// and the app's files, so the card opens without a network. With no network, a deal
+// saved on this page is kept on this phone (localStorage: it survives a reload or the
+// browser being closed), shown on the card as not yet saved with provisional totals,
+// and sent when the network is back: in the order recorded, each with a one-time
+// token made when it was recorded, so however often it is sent it is recorded once.
+// What the server refuses (the game changed on another phone, it ended) stays here
+// with the server's reason, to record again or discard. Everything else on the card
+// (circles, stars, the end, who pays) is the server's, after sending.
+// Without this script the page works as before.
+"use strict";
+
+(function () {
+  const box = document.getElementById("offline");
+  if (!box || !window.localStorage || !window.fetch) return;
+  const text = box.dataset;
+  const gameId = text.game;
+  const STORE = `mille-unsaved-${gameId}`;
+  let offline = !navigator.onLine;
+  let sending = false;
+
+  // The service worker, registered from the site's root so it covers the game pages.
+  if ("serviceWorker" in navigator && text.worker) {
+    navigator.serviceWorker.register(text.worker, { scope: "/" }).then(() => navigator.serviceWorker.ready)
+      .then((registration) => {
+        // This very page loaded before the worker was in charge: have it kept now.
+        const urls = [text.page];
+        document.querySelectorAll("script[src], link[rel=stylesheet][href], link[rel=icon][href], link[rel=manifest][href]")
+          .forEach((element) => urls.push(element.getAttribute("src") || element.getAttribute("href")));
+        if (navigator.onLine && registration.active) registration.active.postMessage({ keep: urls });
+      })
+      .catch(() => { /* no worker (not a secure origin): the rest still works while the page is open */ });
+  }
+
+  function load() {
+    try {
+      const list = JSON.parse(localStorage.getItem(STORE) || "[]");
+      return Array.isArray(list) ? list : [];
+    } catch (error) {
+      return [];
+    }
+  }
+  function store(list) {
+    if (list.length) localStorage.setItem(STORE, JSON.stringify(list));
+    else localStorage.removeItem(STORE);
+  }
+
+  function newToken() {
+    if (window.crypto && crypto.randomUUID) return crypto.randomUUID().replaceAll("-", "");
+    const bytes = new Uint8Array(16);
+    crypto.getRandomValues(bytes);
+    return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+  }
+
+  function live() { return document.getElementById("live"); }
+  function number(value) { return new Intl.NumberFormat(document.documentElement.lang || "en").format(value).replace("-", "−"); }
+  function element(tag, className, content) {
+    const made = document.createElement(tag);
+    if (className) made.className = className;
+    if (content !== undefined) made.textContent = content;
+    return made;
+  }
+
+  // The banner: offline, and what that means here.
+  function banner() {
+    let note = document.getElementById("offline-banner");
+    if (!offline) {
+      if (note) note.remove();
+      document.documentElement.classList.remove("offline");
+      return;
+    }
+    document.documentElement.classList.add("offline");
+    if (!note) {
+      note = element("div", "offline-banner flash flash-error");
+      note.id = "offline-banner";
+      note.setAttribute("role", "status");
+      note.append(element("p", "", text.offline), element("p", "", text.needsNetwork));
+    }
+    const main = document.querySelector("main");
+    const before = main.querySelector(".summary");
+    if (before) before.before(note);
+    else main.prepend(note);
+    // A page kept from an earlier visit: its messages ("Deal 3 saved.") are old news.
+    main.querySelectorAll(".flashes").forEach((old) => { old.hidden = true; });
+  }
+
+  // The deals kept on this phone, on the card: provisional rows and totals, and what was refused.
+  function render() {
+    document.querySelectorAll(".unsaved-row, #unsaved").forEach((old) => old.remove());
+    const list = load();
+    const form = document.querySelector("main form.deal-form");
+    const card = live();
+    if (!card) return;
+    let totals = [Number(card.dataset.total0 || 0), Number(card.dataset.total1 || 0)];
+    let count = Number(card.dataset.deals || 0);
+    const waiting = list.filter((deal) => !deal.reason);
+    const refused = list.filter((deal) => deal.reason);
+    if (form) {
+      const heading = form.querySelector("h2");
+      // "Deal 4" while two are kept; its own words back once they are sent.
+      if (heading && waiting.length) {
+        if (heading.dataset.plain === undefined) heading.dataset.plain = heading.textContent;
+        heading.textContent = text.dealNumber.replace("{number}", count + waiting.length + 1);
+      } else if (heading && heading.dataset.plain !== undefined) {
+        heading.textContent = heading.dataset.plain;
+        delete heading.dataset.plain;
+      }
+    }
+    if (!list.length) return;
+    const section = element("section", "unsaved card");
+    section.id = "unsaved";
+    section.setAttribute("aria-labelledby", "unsaved-title");
+    const title = element("h2", "", text.keptTitle);
+    title.id = "unsaved-title";
+    section.append(title);
+    let body = document.querySelector("main .scorecard tbody");
+    const scorecard = document.querySelector("main .scorecard");
+    if (!body && scorecard && waiting.length) {
+      // No deal saved yet: the kept ones get a table of their own on the card.
+      const table = element("table", "unsaved-row");
+      body = element("tbody");
+      table.append(body);
+      scorecard.append(table);
+    }
+    if (waiting.length) {
+      const rows = element("ol", "unsaved-list");
+      for (const deal of waiting) {
+        count += 1;
+        totals = [totals[0] + deal.score0, totals[1] + deal.score1];
+        rows.append(element("li", "", `${text.dealNumber.replace("{number}", count)}: ${number(deal.score0)} / ${number(deal.score1)} — ${text.notSaved}`));
+        if (body) {
+          const row = element("tr", "unsaved-row");
+          const head = element("th", "", String(count));
+          head.scope = "row";
+          row.append(head);
+          for (const seat of [0, 1]) {
+            const cell = element("td", `seat${seat}`);
+            cell.append(element("span", "deal-score", number(deal[`score${seat}`])), element("span", "total", number(totals[seat])));
+            row.append(cell);
+          }
+          row.append(element("td", "row-actions", text.notSaved));
+          body.append(row);
+        }
+      }
+      section.append(rows, element("p", "provisional", text.provisional.replace("{first}", number(totals[0])).replace("{second}", number(totals[1]))));
+    }
+    for (const deal of refused) {
+      const item = element("div", "refused flash flash-error");
+      item.setAttribute("role", "alert");
+      item.append(element("p", "", `${text.refusedTitle} ${number(deal.score0)} / ${number(deal.score1)}`), element("p", "reason", deal.reason));
+      const again = element("button", "secondary", text.recordAgain);
+      again.type = "button";
+      again.addEventListener("click", () => {
+        const current = load();
+        const found = current.find((kept) => kept.token === deal.token);
+        if (!found) return;
+        found.reason = "";
+        found.again = true; // sent against the card as it is now, answering its question
+        store(current);
+        render();
+        send();
+      });
+      const drop = element("button", "secondary", text.discard);
+      drop.type = "button";
+      drop.addEventListener("click", () => {
+        store(load().filter((kept) => kept.token !== deal.token));
+        render();
+      });
+      item.append(again, drop);
+      section.append(item);
+    }
+    const place = document.querySelector("main .scorecard");
+    if (place) place.before(section);
+    else document.querySelector("main").append(section);
+  }
+
+  // A deal saved offline: kept, with a token of its own and the version it was typed on.
+  function keep(form) {
+    const read = (name) => (form.elements.namedItem(name) ? String(form.elements.namedItem(name).value).trim() : "");
+    const chosen = form.querySelector('input[name="out"]:checked');
+    const whole = (value) => /^[-−]?\d+$/.test(value) ? parseInt(value.replace("−", "-"), 10) : null;
+    const deal = {
+      token: newToken(), out: chosen ? chosen.value : "",
+      score0: whole(read("score0")), score1: whole(read("score1")),
+      stars0: whole(read("stars0") || "0"), stars1: whole(read("stars1") || "0"),
+      reason: "",
+    };
+    if (deal.out === "" || deal.score0 === null || deal.score1 === null || deal.stars0 === null || deal.stars1 === null) {
+      say(form, text.incomplete);
+      return;
+    }
+    const list = load();
+    const card = live();
+    // Typed on the card plus the deals kept before it: each is the next version.
+    deal.version = Number(card ? card.dataset.version : 0) + list.filter((kept) => !kept.reason).length;
+    list.push(deal);
+    store(list);
+    form.reset();
+    form.querySelectorAll(".live-notice, .offline-said").forEach((note) => note.remove());
+    render();
+    say(form, text.kept);
+    const first = form.querySelector('input[name="out"]');
+    if (first) first.focus();
+  }
+
+  function say(form, words) {
+    let note = form.querySelector(".offline-said");
+    if (!note) {
+      note = element("p", "offline-said");
+      note.setAttribute("role", "status");
+      (form.querySelector(".actions") || form).after(note);
+    }
+    note.textContent = words;
+  }
+
+  // The server's answer to one deal: saved (a redirect), or refused with its reason.
+  function reasonIn(html) {
+    const page = new DOMParser().parseFromString(html, "text/html");
+    const parts = [];
+    page.querySelectorAll("main .stale, main .flash-error, main .confirm, main .error").forEach((found) => {
+      const words = found.textContent.replace(/\s+/g, " ").trim();
+      if (words && !parts.some((part) => part.includes(words))) parts.push(words);
+    });
+    return parts.join(" ") || text.refusedTitle;
+  }
+
+  async function send() {
+    if (sending) return;
+    if (!load().some((deal) => !deal.reason)) return;
+    sending = true;
+    let saved = 0; // deals this round recorded: each moved the game's version on by one
+    try {
+      // A fresh page for a fresh CSRF token and the version the card is at now.
+      const page = await fetch(text.page, { cache: "no-store", credentials: "same-origin" });
+      if (!page.ok) throw new Error(String(page.status));
+      const fresh = new DOMParser().parseFromString(await page.text(), "text/html");
+      const csrf = fresh.querySelector('input[name="csrf_token"]');
+      const freshLive = fresh.getElementById("live");
+      const current = freshLive ? Number(freshLive.dataset.version) : 0;
+      offline = false;
+      banner();
+      for (const deal of load()) {
+        if (deal.reason) continue;
+        const data = new FormData();
+        data.set("csrf_token", csrf ? csrf.value : "");
+        data.set("token", deal.token);
+        data.set("version", String(deal.again ? current + saved : deal.version));
+        data.set("out", deal.out);
+        for (const name of ["score0", "score1", "stars0", "stars1"]) data.set(name, String(deal[name]));
+        if (deal.again) {
+          data.set("confirm", [deal.out, deal.score0, deal.score1, deal.stars0, deal.stars1].join(" "));
+        }
+        const response = await fetch(text.post, {
+          method: "POST", body: data, credentials: "same-origin", redirect: "manual",
+        });
+        const list = load();
+        const index = list.findIndex((kept) => kept.token === deal.token);
+        if (response.type === "opaqueredirect") {
+          if (index >= 0) list.splice(index, 1); // saved (or found already saved): the server's now
+          saved += 1;
+        } else if (index >= 0) {
+          list[index].reason = reasonIn(await response.text());
+          list[index].again = false;
+        }
+        store(list);
+        if (response.type !== "opaqueredirect") break; // the later ones were typed after it
+      }
+    } catch (error) {
+      offline = true;
+      banner();
+    } finally {
+      sending = false;
+    }
+    // Mark the later ones as held by the refused one, in words.
+    const list = load();
+    const refusedAt = list.findIndex((deal) => deal.reason);
+    if (refusedAt >= 0) {
+      list.forEach((deal, index) => { if (index > refusedAt && !deal.reason) deal.reason = text.heldBack; });
+      store(list);
+    }
+    // The server's card, with the server's circles, stars, end and settlement.
+    if (saved || refusedAt >= 0) window.location.reload();
+    else render();
+  }
+
+  // Offline, a deal form's Save keeps the deal here; the other changes need the network.
+  document.addEventListener("submit", (event) => {
+    const form = event.target;
+    if (!offline) return;
+    event.preventDefault();
+    event.stopImmediatePropagation();
+    if (form.matches("form.deal-form") && /\/deals$/.test(new URL(form.action).pathname)) keep(form);
+    else warn();
+  }, true);
+  document.addEventListener("click", (event) => {
+    const link = event.target.closest && event.target.closest("main .row-actions a, main .count-link a");
+    if (link && offline) {
+      event.preventDefault();
+      warn();
+    }
+  }, true);
+
+  // A correction, an undo or a payment tapped offline: the banner says why nothing happens.
+  function warn() {
+    banner();
+    const note = document.getElementById("offline-banner");
+    if (!note) return;
+    note.setAttribute("role", "alert");
+    note.tabIndex = -1;
+    note.focus();
+  }
+
+  function wentOffline() { offline = true; banner(); }
+  function cameBack() { offline = false; banner(); send(); }
+  window.addEventListener("offline", wentOffline);
+  window.addEventListener("online", cameBack);
+  // live.js swapped a new card in: show the kept deals on it again.
+  document.addEventListener("live:swapped", () => { banner(); render(); });
+  // A deal saved from this page (app.js put the answer in place): the kept deals go on the
+  // new card, and the worker keeps this newest card, which the page asked for with no GET.
+  document.addEventListener("page:answered", (event) => {
+    banner();
+    render();
+    const answer = event.detail || {};
+    if (answer.saved && answer.html && "serviceWorker" in navigator && navigator.serviceWorker.controller) {
+      navigator.serviceWorker.controller.postMessage({ page: text.page, html: answer.html });
+    }
+  });
+  // The network can come back without an "online" event (the server was down): try now and then.
+  window.setInterval(() => { if (!document.hidden && navigator.onLine && load().some((deal) => !deal.reason)) send(); }, 5000);
+
+  banner();
+  render();
+  if (navigator.onLine) send();
+})();

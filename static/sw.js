@@ -1,0 +1,79 @@
+// The service worker (served as /sw.js): a game page opened once opens again without
+// a network, with the app's assets. Network first, so the card is never older than it
+// must be; the cache only answers when the network does not. What the page refers to
+// is cached by its address, whatever it is (a fingerprinted /static/ URL included).
+"use strict";
+
+const CACHE = "mille-v1";
+const GAME_PAGE = /^\/games\/\d+$/;
+
+self.addEventListener("install", () => self.skipWaiting());
+self.addEventListener("activate", (event) => event.waitUntil(self.clients.claim()));
+
+function kept(url) {
+  return url.origin === self.location.origin &&
+    (GAME_PAGE.test(url.pathname) || url.pathname.startsWith("/static/"));
+}
+
+// A game page is kept under its address without query or fragment.
+function key(url) {
+  return url.origin + url.pathname;
+}
+
+async function networkFirst(request, url) {
+  const cache = await caches.open(CACHE);
+  try {
+    const response = await fetch(request);
+    // Only a page or file as it is meant to be: not an error, a redirect or a refusal.
+    if (response.ok && response.status === 200 && !response.redirected) {
+      await cache.put(key(url), response.clone());
+    }
+    return response;
+  } catch (error) {
+    const cached = await cache.match(key(url));
+    if (cached) return cached;
+    throw error;
+  }
+}
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  if (request.method !== "GET") return;
+  const url = new URL(request.url);
+  if (!kept(url)) return;
+  event.respondWith(networkFirst(request, url));
+});
+
+// The page, on its first visit (before this worker took charge), names itself and
+// what it refers to, to be kept at once.
+self.addEventListener("message", (event) => {
+  // A deal saved from the page is answered with the game page itself (no GET follows):
+  // that newest card is kept as if it had been loaded.
+  const answered = event.data && event.data.page;
+  if (typeof answered === "string" && typeof event.data.html === "string") {
+    const url = new URL(answered, self.location.origin);
+    if (!GAME_PAGE.test(url.pathname) || url.origin !== self.location.origin) return;
+    event.waitUntil(caches.open(CACHE).then((cache) => cache.put(key(url), new Response(event.data.html, {
+      headers: { "Content-Type": "text/html; charset=utf-8" },
+    }))));
+    return;
+  }
+  const urls = event.data && event.data.keep;
+  if (!Array.isArray(urls)) return;
+  event.waitUntil((async () => {
+    const cache = await caches.open(CACHE);
+    for (const address of urls) {
+      const url = new URL(address, self.location.origin);
+      if (!kept(url)) continue;
+      try {
+        const response = await fetch(url.href, { credentials: "same-origin", cache: "no-store" });
+        if (response.ok && response.status === 200 && !response.redirected) {
+          await cache.put(key(url), response);
+        }
+      } catch (error) {
+        // Offline already: it will be kept on the next visit.
+      }
+    }
+    if (event.source) event.source.postMessage({ kept: urls.length });
+  })());
+});

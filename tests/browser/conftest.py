@@ -188,6 +188,11 @@ def screen(request: pytest.FixtureRequest, browser: Any, live_server: str) -> It
         is_mobile=request.param == "phone",
         has_touch=request.param == "phone",
         bypass_csp=False,
+        # Playwright's page.route() does not see what a service worker fetches; a test that
+        # cuts the network under the page itself asks for the page without one.
+        service_workers="block"
+        if request.node.get_closest_marker("without_service_worker")
+        else "allow",
     )
     page = context.new_page()
     errors: list[str] = []

@@ -129,6 +129,7 @@ def test_a_save_without_network_says_so_and_the_same_tap_retries_once(screen, br
     assert page.locator(".scorecard tbody tr").count() == 1
 
 
+@pytest.mark.without_service_worker  # once static/sw.js controls the page, it does the fetch
 def test_a_reply_lost_on_the_way_back_is_not_recorded_twice(screen):
     """The deal reached the server but the answer didn't: the retry is recognised."""
     screen.sign_in()

@@ -3,10 +3,10 @@
 Every deal is a legal tally (``validate_tally``) and every game is replayed by the
 engine to find its end, so the rows are exactly what the app would have stored had
 each deal been typed in: the game's derived columns come from
-:func:`scorekeeper.services.derived_columns`, each deal has its audit event and
+:func:`scorekeeper.table.service.derived_columns`, each deal has its audit event and
 one-time token, finished games are paid some time later except the recent ones, and
 the league's standings, ratings, head-to-head and balances are built once at the end
-by :func:`scorekeeper.league_stats.rebuild_league`.
+by :func:`scorekeeper.league.stats.rebuild_league`.
 
 Rows go in with bulk ``INSERT``s, one transaction per :data:`BATCH` games, never
 through HTTP or a service call per deal. The same ``--seed`` makes the same league.
@@ -25,7 +25,8 @@ from typing import Any
 from flask import Flask
 from sqlalchemy import insert, text
 
-from scorekeeper import accounts, audit, league_stats, services
+from scorekeeper import audit
+from scorekeeper.accounts import users as user_service
 from scorekeeper.database import writing
 from scorekeeper.engine import (
     PRESETS,
@@ -40,16 +41,10 @@ from scorekeeper.engine import (
     replay,
     validate_tally,
 )
-from scorekeeper.models import (
-    AuditEvent,
-    Deal,
-    Game,
-    Player,
-    Role,
-    Season,
-    SubmissionToken,
-    db,
-)
+from scorekeeper.league import service as league_service
+from scorekeeper.league import stats as league_stats
+from scorekeeper.models import AuditEvent, Deal, Game, Player, Role, Season, SubmissionToken, db
+from scorekeeper.table import service as game_service
 
 from .common import ADMIN, PASSWORD, SCOREKEEPER, dialect_name, dispose, make_app
 
@@ -326,7 +321,7 @@ def _game_row(game: Planned, league_id: int, player_ids: list[int], user_id: int
         "big_stake": game.stakes.big,
         # As if typed in: one version per deal, and one for the payment.
         "version": 1 + len(game.tallies) + (game.paid_at is not None),
-        **services.derived_columns(game.card, game.stakes),
+        **game_service.derived_columns(game.card, game.stakes),
         "finished_at": game.finished_at,
         "paid_at": game.paid_at,
         "paid_by_id": user_id if game.paid_at else None,
@@ -367,7 +362,7 @@ def _children(
     card = game.card
     if card.winner is None:
         return deals, events, tokens
-    winner, amount = int(card.winner), services.derived_columns(card, game.stakes)["amount_due"]
+    winner, amount = int(card.winner), game_service.derived_columns(card, game.stakes)["amount_due"]
     events.append(
         {
             **event,
@@ -408,15 +403,15 @@ def _bulk(model: Any, rows: list[dict[str, Any]], *, ids: bool = False) -> list[
 def _accounts(league_id: int, scorekeepers: int) -> int:
     """The bench's accounts: a site admin, and scorekeepers of the league. Returns the id
     of the scorekeeper who recorded every generated deal."""
-    if not accounts.has_users():
-        accounts.create_first_admin(ADMIN, PASSWORD)
-    elif accounts.user_by_name(ADMIN) is None:
-        accounts.create_user(ADMIN, PASSWORD, admin=True)
+    if not user_service.has_users():
+        user_service.create_first_admin(ADMIN, PASSWORD)
+    elif user_service.user_by_name(ADMIN) is None:
+        user_service.create_user(ADMIN, PASSWORD, admin=True)
     names = [SCOREKEEPER] + [f"{SCOREKEEPER}-{n}" for n in range(1, scorekeepers + 1)]
     ids = []
     for name in names:
-        user = accounts.user_by_name(name) or accounts.create_user(name, PASSWORD)
-        accounts.set_membership(league_id, user.id, Role.SCOREKEEPER)
+        user = user_service.user_by_name(name) or user_service.create_user(name, PASSWORD)
+        league_service.set_membership(league_id, user.id, Role.SCOREKEEPER)
         ids.append(user.id)
     return ids[0]
 
@@ -455,7 +450,7 @@ def generate(
     planned = plan_league(rng, players, games, min(open_count, games), unpaid_recent, forgotten)
     planned_at = time.perf_counter()
 
-    league = accounts.create_league(league_name)
+    league = league_service.create_league(league_name)
     league_id, slug = league.id, league.slug
     user_id = _accounts(league_id, scorekeepers)
     names = [

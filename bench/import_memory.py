@@ -17,7 +17,7 @@ from datetime import date, timedelta
 from pathlib import Path
 
 from bench.common import ADMIN, PASSWORD, dispose, make_app, server_database
-from scorekeeper import accounts
+from scorekeeper.accounts import users as user_service
 from scorekeeper.models import db
 
 HEADER = "game,date,player_a,player_b,out,score_a,score_b,stars_a,stars_b,paid\n"
@@ -65,7 +65,7 @@ def run(url: str, megabytes: float, folder: Path) -> None:
     size = path.stat().st_size / 1_000_000
     app = make_app(url, MAX_CONTENT_LENGTH=None, WTF_CSRF_ENABLED=False)
     with app.app_context():
-        accounts.create_first_admin(ADMIN, PASSWORD)
+        user_service.create_first_admin(ADMIN, PASSWORD)
         db.session.remove()
     client = app.test_client()
     client.post("/login", data={"username": ADMIN, "password": PASSWORD})

@@ -3,7 +3,7 @@
 An open game page (static/live.js) asks ``GET /games/<id>/version`` every 2 s with
 the version it shows as ``If-None-Match``; until the game changes the answer is
 ``304 Not Modified``. This starts the app as it is deployed — ``python -m
-scorekeeper.serve`` (waitress, 8 threads) in its own process, on a file SQLite
+scorekeeper.ops.serve`` (waitress, 8 threads) in its own process, on a file SQLite
 database (or ``--database``) — with one game on a public league, then:
 
 1. **50 idle open pages**: 50 pollers, each on its own keep-alive connection, ask
@@ -30,9 +30,11 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from scorekeeper import accounts, services
+from scorekeeper.accounts import users as user_service
 from scorekeeper.engine import Rules, Seat, Stakes, validate_tally
+from scorekeeper.league import service as league_service
 from scorekeeper.models import db
+from scorekeeper.table import service as game_service
 
 from .common import (
     HOST,
@@ -52,14 +54,14 @@ def prepare(url: str) -> int:
     """Migrate ``url``, make the first administrator and one public game with a deal."""
     app = make_app(url)
     with app.app_context():
-        accounts.create_first_admin("bench-admin", PASSWORD)
-        league = services.ensure_default_league()
+        user_service.create_first_admin("bench-admin", PASSWORD)
+        league = league_service.ensure_default_league()
         league.public = True
         db.session.commit()
-        game = services.start_game(
+        game = game_service.start_game(
             league.id, ("Ana", "Ben"), Rules(), Stakes.from_small(100), Seat(0)
         )
-        services.record_deal(game.id, validate_tally(0, (290, 160), (0, 0)))
+        game_service.record_deal(game.id, validate_tally(0, (290, 160), (0, 0)))
         game_id = game.id
     dispose(app)
     return game_id
@@ -67,10 +69,10 @@ def prepare(url: str) -> int:
 
 @contextmanager
 def server(url: str, log: Path) -> Iterator[tuple[int, int]]:
-    """``python -m scorekeeper.serve`` on ``url`` in a process of its own: (port, pid)."""
+    """``python -m scorekeeper.ops.serve`` on ``url`` in a process of its own: (port, pid)."""
     port = free_port()
     env = {**os.environ, "DATABASE_URL": url, "SCOREKEEPER_SECRET_KEY": "bench-live-secret"}
-    command = [sys.executable, "-m", "scorekeeper.serve", "--host", HOST, "--port", str(port)]
+    command = [sys.executable, "-m", "scorekeeper.ops.serve", "--host", HOST, "--port", str(port)]
     with serving(command, env, port, log) as pid:
         yield port, pid
 

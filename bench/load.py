@@ -42,8 +42,8 @@ from sqlalchemy import select
 from sqlalchemy.engine import make_url
 
 from scorekeeper.engine import Tally
-from scorekeeper.forms import confirmation
 from scorekeeper.models import Deal, League, db
+from scorekeeper.table.forms import confirmation
 
 from . import latency
 from .common import (

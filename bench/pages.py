@@ -32,9 +32,9 @@ from flask.testing import FlaskClient
 from sqlalchemy import func, select
 from werkzeug.test import TestResponse
 
-from scorekeeper import services
 from scorekeeper.engine import Rules, Seat, Stakes, Tally
 from scorekeeper.models import Deal, Game, GameResult, League, PairRecord, Player, db
+from scorekeeper.table import service as game_service
 
 from .common import (
     DEFAULT_POSTGRES,
@@ -191,7 +191,7 @@ def choose_targets(app: Flask, finishing: int) -> Targets:
         ).one()
         recording, versions = [], {}
         for _ in range(RECORDING_GAMES):
-            game = services.start_game(
+            game = game_service.start_game(
                 league_id,
                 _names_of(names),
                 Rules(),
@@ -203,7 +203,7 @@ def choose_targets(app: Flask, finishing: int) -> Targets:
             versions[game.id] = game.version
         ending = []
         for _ in range(finishing):
-            game = services.start_game(
+            game = game_service.start_game(
                 league_id,
                 _names_of(names),
                 Rules(),
@@ -211,7 +211,7 @@ def choose_targets(app: Flask, finishing: int) -> Targets:
                 Seat.FIRST,
                 create_players=False,
             )
-            game, _recorded = services.record_deal(game.id, Tally(Seat.FIRST, (1100, 1000)))
+            game, _recorded = game_service.record_deal(game.id, Tally(Seat.FIRST, (1100, 1000)))
             ending.append(game.id)
             versions[game.id] = game.version
         db.session.remove()
@@ -372,7 +372,7 @@ def _fingerprint() -> str:
     """Changes whenever the generator or the schema does, so a stale cache isn't reused."""
     digest = hashlib.sha256()
     root = Path(__file__).resolve().parent.parent
-    sources = [root / "bench" / "generate.py", root / "scorekeeper" / "league_stats.py"]
+    sources = [root / "bench" / "generate.py", root / "scorekeeper" / "league" / "stats.py"]
     sources += sorted((root / "scorekeeper" / "migrations" / "versions").glob("*.py"))
     for path in sources:
         digest.update(path.read_bytes())

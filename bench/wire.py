@@ -6,7 +6,7 @@ On a generated league (SQLite, 200 games), a signed-in scorekeeper with a browse
 page (``X-Requested-With: fetch``) — and as a browser without the script does — the
 POST, its redirect, the game page. Counted: each request's line, headers and body, and
 each answer's status line, headers and body as sent (compressed). The static files
-are cached for good (``scorekeeper.assets``), so they cost nothing here. Target: under
+are cached for good (``scorekeeper.web.assets``), so they cost nothing here. Target: under
 5 KB a deal with the script.
 """
 
@@ -16,9 +16,10 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
-from scorekeeper import services
 from scorekeeper.engine import PRESETS, Preset, Seat, Stakes
+from scorekeeper.league import service as league_service
 from scorekeeper.models import db
+from scorekeeper.table import service as game_service
 
 from .common import PASSWORD, SCOREKEEPER, dispose, make_app
 from .generate import generate_into
@@ -46,11 +47,11 @@ def main() -> None:
         try:
             generate_into(app, players=16, games=200, seed=7, scorekeepers=1)
             with app.app_context():
-                league = services.league_by_slug(SLUG)
+                league = league_service.league_by_slug(SLUG)
                 assert league is not None
                 rules, stakes = PRESETS[Preset.STANDARD], Stakes.from_small(100)
                 game_ids = [
-                    services.start_game(league.id, pair, rules, stakes, Seat(0)).id
+                    game_service.start_game(league.id, pair, rules, stakes, Seat(0)).id
                     for pair in (("Ana", "Ben"), ("Cleo", "Dan"))
                 ]
                 db.session.remove()

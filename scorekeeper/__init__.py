@@ -8,7 +8,24 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask
+from flask_compress import Compress
+from flask_wtf.csrf import CSRFError
 from werkzeug.routing import IntegerConverter, Map
+
+from scorekeeper import api, database, i18n, messages, rows
+from scorekeeper.accounts import views as accounts_views
+from scorekeeper.accounts.permissions import acting_user, keeps_score_anywhere, may
+from scorekeeper.i18n import money
+from scorekeeper.i18n import number as points
+from scorekeeper.league import settings as league_settings
+from scorekeeper.league import views as league_views
+from scorekeeper.league.service import ensure_default_league
+from scorekeeper.models import Role
+from scorekeeper.ops import cli
+from scorekeeper.table import count_views
+from scorekeeper.table import views as table_views
+from scorekeeper.web import assets, errors, https, offline, security
+from scorekeeper.web.filters import preset_rules, stars
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 
@@ -69,13 +86,13 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         REMEMBER_COOKIE_DURATION=timedelta(days=30),
         REMEMBER_COOKIE_SAMESITE="Lax",
         REMEMBER_COOKIE_HTTPONLY=True,
-        # The largest request a page takes (views.allows_body: more for one): a larger one
+        # The largest request a page takes (security.allows_body: more for one): a larger one
         # is refused (413) from its Content-Length, before it is read. Flask's limits on
         # a form's fields in memory and its number of parts, stated here to be seen.
         MAX_CONTENT_LENGTH=1024 * 1024,
         MAX_FORM_MEMORY_SIZE=500_000,
         MAX_FORM_PARTS=1000,
-        # Reverse proxies in front of the app whose X-Forwarded-* headers count (https.py).
+        # Reverse proxies in front of the app whose X-Forwarded-* headers count (web/https.py).
         PROXY_FIX=0,
     )
     app.config.from_prefixed_env("SCOREKEEPER")
@@ -86,8 +103,6 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(app.instance_path)
 
-    from . import cli, database, https, views
-
     # Ids in URLs fit the database's integer: /games/99999999999999999999 is a 404.
     app.url_map.converters["int"] = BoundedIntConverter
 
@@ -95,9 +110,62 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config["SQLALCHEMY_DATABASE_URI"]
     )
     database.init_app(app)
-    views.init_app(app)
+    register_extensions(app)
+    register_blueprints(app)
+    register_hooks(app)
+    register_template_helpers(app)
+    register_error_handlers(app)
     cli.init_app(app)
     https.init_app(app)
     if app.config["AUTO_MIGRATE"]:
-        database.migrate_and_seed(app)
+        database.migrate_and_seed(app, seed=ensure_default_league)
     return app
+
+
+def register_extensions(app: Flask) -> None:
+    i18n.init_app(app)
+    messages.init_app(app)
+    assets.init_app(app)
+    # Pages, JSON and exports compressed when the client asks; static files come
+    # compressed already (assets). Brotli first, where the browser takes it: smaller.
+    app.config.setdefault("COMPRESS_ALGORITHM", ["br", "gzip"])
+    Compress(app)
+    security.csrf.init_app(app)
+    security.csrf.exempt(api.bp)  # no cookies: API writes take a bearer token instead
+    accounts_views.login_manager.init_app(app)
+
+
+def register_blueprints(app: Flask) -> None:
+    app.register_blueprint(table_views.bp)
+    app.register_blueprint(count_views.bp)
+    app.register_blueprint(api.bp)
+    app.register_blueprint(accounts_views.bp)
+    app.register_blueprint(league_settings.bp)
+    app.register_blueprint(league_views.bp)
+    app.register_blueprint(offline.bp)
+
+
+def register_hooks(app: Flask) -> None:
+    app.before_request(security.limit_the_body)
+    app.before_request(security.refuse_nul_characters)
+    app.before_request(accounts_views.first_visit_offers_setup)
+    app.after_request(security.security_headers)
+
+
+def register_template_helpers(app: Flask) -> None:
+    app.add_template_global(preset_rules)
+    app.add_template_global(may)
+    app.add_template_global(Role)
+    app.add_template_global(acting_user)
+    app.add_template_global(keeps_score_anywhere)
+    app.add_template_global(rows.game_summary_row)
+    app.add_template_global(rows.star_marks)
+    app.add_template_filter(money)
+    app.add_template_filter(points, "points")
+    app.add_template_filter(stars)
+
+
+def register_error_handlers(app: Flask) -> None:
+    app.register_error_handler(CSRFError, errors.csrf_error)
+    for code in errors.ERROR_PAGES:
+        app.register_error_handler(code, errors.error_page)

@@ -8,8 +8,8 @@ from typing import Any
 
 from sqlalchemy import inspect
 
-from .models import AuditEvent, Game, User, db
-from .permissions import current_actor
+from scorekeeper.accounts.permissions import current_actor
+from scorekeeper.models import AuditEvent, Game, User, db
 
 #: The action of a game imported from a file; its user is who imported it.
 IMPORTED = "game_imported"

@@ -1,6 +1,6 @@
 """Database wiring: SQLite pragmas, write transactions, and migrating on start."""
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -15,7 +15,7 @@ try:
 except ImportError:  # Windows: one waitress process, the only way to serve there
     fcntl = None  # type: ignore[assignment]
 
-from .models import db
+from scorekeeper.models import db
 
 MIGRATIONS_DIR = str(Path(__file__).resolve().parent / "migrations")
 
@@ -122,18 +122,17 @@ migrate = Migrate()
 MIGRATE_LOCK_ID = 0x6D696C6C65
 
 
-def migrate_and_seed(app: Flask) -> None:
-    """Bring the schema up to date and make sure a league exists to play in.
+def migrate_and_seed(app: Flask, seed: Callable[[], object]) -> None:
+    """Bring the schema up to date, then ``seed()`` (which makes sure a league exists to
+    play in: the caller passes it, so this module needs nothing above the models).
 
     Several app processes (``gunicorn -w 4``) start at once on one database: one
     migrates and seeds while the others wait for its lock, then find the schema at
     its head and the league there, and do nothing.
     """
-    from . import services
-
     with app.app_context(), _migrating_alone(db.engine):
         flask_migrate.upgrade(directory=MIGRATIONS_DIR)
-        services.ensure_default_league()
+        seed()
         db.session.remove()
 
 

@@ -28,7 +28,7 @@ from markupsafe import Markup
 from werkzeug.wrappers import Response
 from wtforms.i18n import messages_path
 
-from .engine.money import cents_to_decimal
+from scorekeeper.engine.money import cents_to_decimal
 
 #: The languages offered, each in its own words (for the switch).
 LANGUAGES: Final = {"en": "English", "fr": "Français"}
@@ -64,7 +64,7 @@ def select_locale() -> str:
     """Flask-Babel's locale selector: the switch, else the browser, else English."""
     if not has_request_context():
         return LOCALES[DEFAULT_LANGUAGE]  # the shell, the CLI
-    from .api import is_api_request
+    from scorekeeper.api import is_api_request
 
     if is_api_request():
         return LOCALES[DEFAULT_LANGUAGE]  # the API's messages are English, whatever is asked
@@ -354,7 +354,7 @@ def moment(value: datetime) -> str:
 @bp.get("/language/<code>")
 def set_language(code: str) -> Response:
     """Keep the visitor's language in a cookie and go back to the page they were on."""
-    from .auth import _safe_next
+    from scorekeeper.accounts.views import _safe_next
 
     response = redirect(_safe_next(request.args.get("next")))
     if code in LANGUAGES:

@@ -16,12 +16,12 @@ from typing import Any, Final
 from flask import Flask
 from flask_babel.speaklater import LazyString
 
-from .counted_cards import HAND_LABELS, card_value
-from .engine import Preset, Rank, SetCount, TallyProblem
-from .engine.counting import Limit, Place
-from .i18n import gettext, in_english, money, ngettext, number
-from .i18n import lazy_gettext as _l
-from .models import FINISHED, IN_PROGRESS, AuditEvent, Game, Role
+from scorekeeper.engine import Preset, Rank, SetCount, TallyProblem
+from scorekeeper.engine.counting import Limit, Place
+from scorekeeper.i18n import gettext, in_english, money, ngettext, number
+from scorekeeper.i18n import lazy_gettext as _l
+from scorekeeper.models import FINISHED, IN_PROGRESS, AuditEvent, Game, Role
+from scorekeeper.table.counted_cards import HAND_LABELS, card_value
 
 # Names ----------------------------------------------------------------------------
 

@@ -17,6 +17,10 @@ surrogates (Cs), and the blank letters made to look like nothing.
 import unicodedata
 from typing import Final
 
+from flask_babel import lazy_gettext
+
+from scorekeeper.errors import ServiceError
+
 #: Unicode categories a name can't hold: controls and lone surrogates (which can't even be
 #: stored), and what shows as nothing — format characters (zero-width, bidi) and line or
 #: paragraph separators.
@@ -64,3 +68,35 @@ def key(name: str) -> str:
     (Unicode's NFKC_Casefold, as for identifiers, without variation selectors)."""
     folded = unicodedata.normalize("NFKC", squeeze(name).casefold())
     return "".join(char for char in folded if char not in _VARIATION_SELECTORS)
+
+
+#: Why a name is refused, on pages (beside the field), in the API and on import.
+INVISIBLE = lazy_gettext(
+    "A name can't contain invisible characters "
+    "(such as a zero-width space, a soft hyphen or a right-to-left mark)."
+)
+CONTROL = lazy_gettext("A name can't contain control characters.")
+TOO_LONG_FOLDED = lazy_gettext("This name is too long to compare with others; shorten it.")
+#: The longest name of a player, user, league or season.
+MAX_NAME_LENGTH = 40
+
+
+def check_printable(name: str, field: str = "name") -> None:
+    """ServiceError unless ``name`` is :func:`printable` (a tab or a line break in a name
+    typed or imported has already been made a space by :func:`squeeze`)."""
+    problem = name_problem(name)
+    if problem:
+        raise ServiceError(problem, field=field)
+
+
+def name_problem(name: str) -> str | None:
+    """Why a name can't be kept as it is (:func:`unseen`), in the reader's language."""
+    found = unseen(name)
+    return None if found is None else str(CONTROL if found == "control" else INVISIBLE)
+
+
+def check_key_length(name: str, field: str = "name") -> None:
+    """ServiceError if the name's key (:func:`key`) would not fit its column: a name
+    of 40 characters always fits; this refuses what no one types, not a 500."""
+    if len(key(name)) > MAX_KEY_LENGTH:
+        raise ServiceError(str(TOO_LONG_FOLDED), field=field)

@@ -14,9 +14,9 @@ from typing import Any
 from flask import url_for
 from markupsafe import Markup, escape
 
-from .i18n import day, elided, money, number, translations
-from .messages import rules_label
-from .models import Game
+from scorekeeper.i18n import day, elided, money, number, translations
+from scorekeeper.messages import rules_label
+from scorekeeper.models import Game
 
 # Named as in the templates, so that ``pybabel extract`` finds the messages here too.
 

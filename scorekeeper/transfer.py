@@ -24,9 +24,9 @@ from flask import current_app
 from sqlalchemy import func, insert, select
 from sqlalchemy.orm import aliased, joinedload
 
-from . import audit, league_stats
-from .database import writing
-from .engine import (
+from scorekeeper import audit
+from scorekeeper.database import writing
+from scorekeeper.engine import (
     PRESETS,
     DealAfterEnd,
     DifferenceRule,
@@ -44,13 +44,15 @@ from .engine import (
     settle,
     validate_tally,
 )
-from .forms import whole_number
-from .i18n import gettext, ngettext
-from .i18n import number as worded_number
-from .messages import problem_message
-from .models import FINISHED, IN_PROGRESS, Deal, Game, League, Player, Season, User, db
-from .seasons import check_season
-from .services import EARLIEST_DAY, ServiceError, clean_player_name
+from scorekeeper.errors import ServiceError
+from scorekeeper.i18n import gettext, ngettext
+from scorekeeper.i18n import number as worded_number
+from scorekeeper.league import stats as league_stats
+from scorekeeper.league.players import clean_player_name
+from scorekeeper.league.seasons import check_season
+from scorekeeper.messages import problem_message
+from scorekeeper.models import FINISHED, IN_PROGRESS, Deal, Game, League, Player, Season, User, db
+from scorekeeper.values import EARLIEST_DAY, read_whole_number
 
 JSON_FORMAT: Final = "mille-scorekeeper-league/1"
 #: Reported problems stop here; a file this wrong is better fixed and checked again.
@@ -545,8 +547,8 @@ class _CsvGame:
         where: str, values: dict[str, str], names: tuple[str, str] | None, problems: _Problems
     ) -> Tally | None:
         out = _side(values.get("out", ""), names, where, "out", problems)
-        scores = [whole_number(values.get(c, "")) for c in ("score_a", "score_b")]
-        stars = [whole_number(values.get(c, "") or "0") for c in ("stars_a", "stars_b")]
+        scores = [read_whole_number(values.get(c, "")) for c in ("score_a", "score_b")]
+        stars = [read_whole_number(values.get(c, "") or "0") for c in ("stars_a", "stars_b")]
         try:
             return validate_tally(-1 if out is None else int(out), scores, stars)
         except InvalidTally as invalid:
@@ -608,7 +610,8 @@ def _csv_rules(values: dict[str, str], where: str, problems: _Problems) -> Rules
         return None
     base = PRESETS[Preset(preset_name)]
     try:
-        target = whole_number(values.get("target", "")) if values.get("target") else base.target
+        typed = values.get("target")
+        target = read_whole_number(typed) if typed else base.target
         if not isinstance(target, int):
             raise ValueError("target must be a whole number")
         return Rules(

@@ -21,10 +21,12 @@ from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
 from scorekeeper import create_app
+from scorekeeper.accounts import users as user_service
 from scorekeeper.database import database_url
 from scorekeeper.engine import Seat, Tally
-from scorekeeper.forms import confirmation
+from scorekeeper.league import service as league_service
 from scorekeeper.models import db
+from scorekeeper.table.forms import confirmation
 
 IN_CI = os.environ.get("CI") == "true"
 TEST_CONFIG = {
@@ -38,10 +40,9 @@ ADMIN = ("admin", "admin-password")
 
 def _seed(app: Flask) -> None:
     """What every test starts from: the default league and a site administrator."""
-    from scorekeeper import accounts
 
     with app.app_context():
-        accounts.create_first_admin(*ADMIN)
+        user_service.create_first_admin(*ADMIN)
         db.session.remove()
         db.engine.dispose()
 
@@ -153,12 +154,13 @@ def app(make_app: Any) -> Flask:
 
 def make_public(app: Flask, slug: str = "our-table") -> None:
     """Let anyone read the league (the first league starts private)."""
-    from scorekeeper import accounts, services
 
     with app.app_context():
-        league = services.league_by_slug(slug)
+        league = league_service.league_by_slug(slug)
         assert league is not None
-        accounts.update_league(league.id, name=league.name, public=True, defaults=league.defaults)
+        league_service.update_league(
+            league.id, name=league.name, public=True, defaults=league.defaults
+        )
         db.session.remove()
 
 
@@ -189,15 +191,14 @@ class Auth:
 
     def member(self, role: str, league: str = "our-table", username: str | None = None) -> Any:
         """A new account with ``role`` (viewer, scorekeeper, admin) in the league; its client."""
-        from scorekeeper import accounts, services
         from scorekeeper.models import Role
 
         name = username or f"{role}-{uuid.uuid4().hex[:6]}"
         with self.app.app_context():
-            user = accounts.create_user(name, "member-password")
-            found = services.league_by_slug(league)
+            user = user_service.create_user(name, "member-password")
+            found = league_service.league_by_slug(league)
             assert found is not None
-            accounts.set_membership(found.id, user.id, Role[role.upper()])
+            league_service.set_membership(found.id, user.id, Role[role.upper()])
             db.session.remove()
         return self.login(self.app.test_client(), name, "member-password")
 

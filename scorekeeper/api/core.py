@@ -18,9 +18,9 @@ from werkzeug.exceptions import Forbidden, HTTPException, MethodNotAllowed
 from werkzeug.routing import IntegerConverter
 from werkzeug.wrappers import Response
 
-from .. import accounts
-from ..models import League, Role, User
-from ..permissions import acting_user, require_role
+from scorekeeper.accounts import tokens as token_service
+from scorekeeper.accounts.permissions import acting_user, require_role
+from scorekeeper.models import League, Role, User
 
 PREFIX: Final = "/api/v1"
 View = TypeVar("View", bound=Callable[..., Any])
@@ -150,7 +150,7 @@ def _authenticate() -> None:
     scheme, _, token = header.strip().partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
         raise ApiError(401, "The Authorization header must be: Bearer <token>.")
-    user = accounts.user_for_token(token.strip(), touch=True)
+    user = token_service.user_for_token(token.strip(), touch=True)
     if user is None:
         raise ApiError(401, "This token is not valid: it is unknown or has been revoked.")
     g.api_user = user

@@ -5,9 +5,10 @@ from typing import Any
 from flask import jsonify
 from werkzeug.wrappers import Response
 
-from ..counted_cards import DEFAULT_NAMES, BadCards, CountedCards
-from ..engine import Count, Seat
-from ..services import MAX_NAME_LENGTH, squeeze
+from scorekeeper.engine import Count, Seat
+from scorekeeper.names import MAX_NAME_LENGTH, squeeze
+from scorekeeper.table.counted_cards import DEFAULT_NAMES, BadCards, CountedCards
+
 from .core import ApiError, bp, json_body
 
 

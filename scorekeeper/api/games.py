@@ -10,10 +10,12 @@ from collections.abc import Callable
 from flask import jsonify, request, url_for
 from werkzeug.wrappers import Response
 
-from .. import services
-from ..league_queries import MAX_ID
-from ..models import Game, League, Role, db
-from ..permissions import can_read, role_in
+from scorekeeper.accounts.permissions import can_read, role_in
+from scorekeeper.errors import Conflict, NotFound, ServiceError, StaleVersion
+from scorekeeper.league.queries import MAX_ID
+from scorekeeper.models import Game, League, Role, db
+from scorekeeper.table import service as game_service
+
 from .core import (
     ApiError,
     bp,
@@ -68,16 +70,16 @@ def changed(game_id: int, change: Callable[[], object], status: int = 200) -> Re
     """Make a change through a service and answer the game; refusals become 404 and 409."""
     try:
         change()
-    except services.NotFound as error:
+    except NotFound as error:
         raise ApiError(404, error.message) from None
-    except services.StaleVersion:
+    except StaleVersion:
         current = _game(game_id).version
         raise ApiError(
             409,
             f"The game changed since that version: it is at version {current} now. "
             "Read it again and send the change again if it is still needed.",
         ) from None
-    except services.Conflict as error:
+    except Conflict as error:
         raise ApiError(409, error.message) from None
     return answer(_game(game_id), status)
 
@@ -99,7 +101,7 @@ def new_game() -> Response:
     league = league_to_play_in()
     wanted = read_new_game(json_body(), league_stakes(league.defaults))
     try:
-        game = services.start_game(
+        game = game_service.start_game(
             league.id,
             wanted.names,
             wanted.rules,
@@ -107,7 +109,7 @@ def new_game() -> Response:
             wanted.first_dealer,
             create_players=False,
         )
-    except services.ServiceError as error:
+    except ServiceError as error:
         field = error.field if error.field and error.field.startswith("players") else "players"
         raise ApiError(422, error.message, {field: [error.message]}) from None
     response = answer(_game(game.id), 201)
@@ -128,7 +130,7 @@ def history(game_id: int) -> Response:
     require_user()
     if role_in(found.league) is None:
         raise ApiError(403, "Only members of the league can read a game's history.")
-    return jsonify([event_json(event) for event in services.history(found.id)])
+    return jsonify([event_json(event) for event in game_service.history(found.id)])
 
 
 @bp.post("/games/<id:game_id>/deals")
@@ -139,7 +141,9 @@ def record_deal(game_id: int) -> Response:
     deal = read_deal(json_body())
     return changed(
         game_id,
-        lambda: services.record_deal(game_id, deal.tally, version=deal.version, cards=deal.cards),
+        lambda: game_service.record_deal(
+            game_id, deal.tally, version=deal.version, cards=deal.cards
+        ),
         201,
     )
 
@@ -151,7 +155,7 @@ def edit_deal(game_id: int, number: int) -> Response:
     deal = read_deal(json_body())
     return changed(
         game_id,
-        lambda: services.edit_deal(
+        lambda: game_service.edit_deal(
             game_id, number, deal.tally, version=deal.version, cards=deal.cards
         ),
     )
@@ -163,7 +167,7 @@ def delete_deal(game_id: int, number: int) -> Response:
     """Delete any deal; later deals move up one number. ``?version=`` as with a change."""
     writable_game(game_id)
     version = query_version(request.args.get("version"))
-    return changed(game_id, lambda: services.delete_deal(game_id, number, version=version))
+    return changed(game_id, lambda: game_service.delete_deal(game_id, number, version=version))
 
 
 @bp.post("/games/<id:game_id>/paid")
@@ -172,7 +176,7 @@ def mark_paid(game_id: int) -> Response:
     """The loser has paid: the finished game is settled and locked (scorekeepers)."""
     writable_game(game_id)
     version = body_version(json_body(optional=True))
-    return changed(game_id, lambda: services.mark_paid(game_id, version=version))
+    return changed(game_id, lambda: game_service.mark_paid(game_id, version=version))
 
 
 @bp.post("/games/<id:game_id>/unlock")
@@ -181,4 +185,4 @@ def unlock(game_id: int) -> Response:
     """A league admin unlocks a settled game for corrections; it is unpaid again."""
     writable_game(game_id, Role.ADMIN)
     version = body_version(json_body(optional=True))
-    return changed(game_id, lambda: services.unlock(game_id, version=version))
+    return changed(game_id, lambda: game_service.unlock(game_id, version=version))

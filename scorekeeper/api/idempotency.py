@@ -36,9 +36,10 @@ from sqlalchemy.exc import IntegrityError
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response
 
-from ..database import begin_held_write, holding_writes
-from ..models import IdempotencyKey, db, utcnow
-from ..permissions import acting_user
+from scorekeeper.accounts.permissions import acting_user
+from scorekeeper.database import begin_held_write, holding_writes
+from scorekeeper.models import IdempotencyKey, db, utcnow
+
 from .core import ApiError
 
 HEADER: Final = "Idempotency-Key"

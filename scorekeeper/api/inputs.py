@@ -14,9 +14,7 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-from .. import services
-from ..counted_cards import BadCards, CountedCards
-from ..engine import (
+from scorekeeper.engine import (
     PRESETS,
     DifferenceRule,
     InvalidTally,
@@ -29,11 +27,14 @@ from ..engine import (
     validate_tally,
     whole_number,
 )
-from ..engine.rules import MAX_STAKE, MAX_TARGET, MIN_TARGET
-from ..league_queries import MAX_ID
-from ..models import League
-from ..names import unseen
-from ..services import MAX_NAME_LENGTH, MAX_SLUG, squeeze
+from scorekeeper.engine.rules import MAX_STAKE, MAX_TARGET, MIN_TARGET
+from scorekeeper.league import service as league_service
+from scorekeeper.league.queries import MAX_ID
+from scorekeeper.league.service import MAX_SLUG
+from scorekeeper.models import League
+from scorekeeper.names import MAX_NAME_LENGTH, squeeze, unseen
+from scorekeeper.table.counted_cards import BadCards, CountedCards
+
 from .core import invalid
 
 #: Money in a request: a decimal string with at most two places, "1", "0.25", "1.50".
@@ -109,7 +110,7 @@ def league_named(slug: object) -> League | None:
     """The league with this slug, if the value can be one (no query for any other value)."""
     if not isinstance(slug, str) or not _SLUG.fullmatch(slug):
         return None
-    return services.league_by_slug(slug)
+    return league_service.league_by_slug(slug)
 
 
 def body_version(body: Mapping[str, Any]) -> int | None:

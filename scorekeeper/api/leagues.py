@@ -1,6 +1,6 @@
 """Leagues: the list, a new league, its players, its standings and its games.
 
-Reads use the league pages' own queries (:mod:`~scorekeeper.league_queries`);
+Reads use the league pages' own queries (:mod:`~scorekeeper.league.queries`);
 changes use the same services as the pages.
 """
 
@@ -12,12 +12,14 @@ from sqlalchemy.exc import IntegrityError
 from werkzeug.exceptions import Forbidden
 from werkzeug.wrappers import Response
 
-from .. import accounts, services
-from .. import league_queries as queries
-from ..models import Game, League, Player, Role, User, db
-from ..names import printable
-from ..permissions import acting_user, can_read, require_site_admin
-from ..services import squeeze
+from scorekeeper.accounts.permissions import acting_user, can_read, require_site_admin
+from scorekeeper.errors import ServiceError
+from scorekeeper.league import players as player_service
+from scorekeeper.league import queries
+from scorekeeper.league import service as league_service
+from scorekeeper.models import Game, League, Player, Role, User, db
+from scorekeeper.names import MAX_NAME_LENGTH, printable, squeeze
+
 from .core import (
     ApiError,
     bp,
@@ -112,8 +114,8 @@ def new_league() -> Response:
         problems.add("public", "public must be true or false.")
     problems.check()
     try:
-        league = accounts.create_league(name or "", public=public, owner_id=user.id)
-    except services.ServiceError as error:
+        league = league_service.create_league(name or "", public=public, owner_id=user.id)
+    except ServiceError as error:
         raise invalid({"name": [error.message]}) from None
     response = _league_answer(league, 201)
     response.headers["Location"] = url_for(".league", slug=league.slug)
@@ -134,11 +136,11 @@ def add_player(slug: str) -> Response:
     body = json_body()
     problems = Problems()
     problems.unknown(body, ("name",), "a new player")
-    name = read_text(body.get("name"), "name", "name", services.MAX_NAME_LENGTH, problems)
+    name = read_text(body.get("name"), "name", "name", MAX_NAME_LENGTH, problems)
     problems.check()
     try:
-        player = services.add_player(found.id, name or "")
-    except services.ServiceError as error:
+        player = player_service.add_player(found.id, name or "")
+    except ServiceError as error:
         raise invalid({"name": [error.message]}) from None
     except IntegrityError:  # the same name, added by another request at the same moment
         raise invalid({"name": [f"{name} is already a player in this league."]}) from None
@@ -179,7 +181,7 @@ def games(slug: str) -> Response:
 def _player_filter(league: League, name: str | None, problems: Problems) -> int | None:
     if name is None:
         return None
-    player = services.find_player(league.id, name) if printable(name) else None
+    player = player_service.find_player(league.id, name) if printable(name) else None
     if player is None:
         problems.add("player", f"There is no player {squeeze(name)} in this league.")
         return None

@@ -14,11 +14,19 @@ from typing import Any, Final
 from flask import jsonify
 from werkzeug.wrappers import Response
 
-from ..counted_cards import HAND_CLASSES, MAX_COUNT, MAX_SETS
-from ..engine import MAX_DEAL_SCORE, MIN_DEAL_SCORE, DifferenceRule, LineKind, Preset, SkunkRule
-from ..engine.rules import MAX_TARGET, MIN_TARGET
-from ..engine.tally import MAX_STARS_OUT
-from ..league_queries import MAX_ID, PAGE_SIZE, STATUSES
+from scorekeeper.engine import (
+    MAX_DEAL_SCORE,
+    MIN_DEAL_SCORE,
+    DifferenceRule,
+    LineKind,
+    Preset,
+    SkunkRule,
+)
+from scorekeeper.engine.rules import MAX_TARGET, MIN_TARGET
+from scorekeeper.engine.tally import MAX_STARS_OUT
+from scorekeeper.league.queries import MAX_ID, PAGE_SIZE, STATUSES
+from scorekeeper.table.counted_cards import HAND_CLASSES, MAX_COUNT, MAX_SETS
+
 from .core import PREFIX, bp
 from .idempotency import HEADER, KEY_PATTERN
 from .inputs import MONEY_PATTERN

@@ -2,17 +2,17 @@
 
 Seats are 0 and 1 and every per-player list is in seat order; money is a
 decimal string with two places; times are UTC, ISO 8601 with a ``Z``. A game
-is replayed by the engine (:func:`~scorekeeper.services.scorecard`), exactly as
+is replayed by the engine (:func:`~scorekeeper.table.service.scorecard`), exactly as
 its page is; a game summary reads only the game's stored columns.
 """
 
 from datetime import datetime
 from typing import Any
 
-from .. import services
-from ..engine import Rules, Seat, Settlement, Stakes, format_money
-from ..league_queries import Standing
-from ..models import AuditEvent, Deal, Game, League, Player
+from scorekeeper.engine import Rules, Seat, Settlement, Stakes, format_money
+from scorekeeper.league.queries import Standing
+from scorekeeper.models import AuditEvent, Deal, Game, League, Player
+from scorekeeper.table import service as game_service
 
 
 def when(moment: datetime | None) -> str | None:
@@ -55,8 +55,8 @@ def settlement_json(settlement: Settlement) -> dict[str, Any]:
 
 def game_json(game: Game) -> dict[str, Any]:
     """A game as every game endpoint returns it (API.md), and a few fields more."""
-    card = services.scorecard(game)
-    settlement = services.settlement(game, card)
+    card = game_service.scorecard(game)
+    settlement = game_service.settlement(game, card)
     deals: list[Deal] = game.deals
     return {
         "id": game.id,

@@ -12,8 +12,9 @@ from sqlalchemy import JSON, ForeignKey, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 from werkzeug.security import check_password_hash, generate_password_hash
 
-from ..names import MAX_KEY_LENGTH
-from ..names import key as name_key
+from scorekeeper.names import MAX_KEY_LENGTH
+from scorekeeper.names import key as name_key
+
 from .base import Model, utcnow
 
 

@@ -3,7 +3,7 @@
 :class:`GameResult` holds one row per player per finished game; the records
 (:class:`PlayerRecord` for all time, :class:`SeasonRecord` per season,
 :class:`PairRecord` per opponent) add those rows up. All of them are derived,
-kept up to date by :mod:`scorekeeper.league_stats` in the same transaction as
+kept up to date by :mod:`scorekeeper.league.stats` in the same transaction as
 every change to a game or its payment, so a league page reads a few rows instead of replaying
 or re-adding its history.
 """
@@ -13,7 +13,8 @@ from datetime import date, datetime
 from sqlalchemy import CheckConstraint, Date, ForeignKey, Index, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
-from ..engine.rating import START
+from scorekeeper.engine.rating import START
+
 from .base import Cents, Model, utcnow
 from .table import Game
 

@@ -1,7 +1,7 @@
 """The table's rows: leagues, players, games with their own rules and stakes, and deals.
 
 A game's derived columns (totals, stars, status, winner, settlement) are kept
-up to date by :mod:`scorekeeper.services` on every change, so league pages can
+up to date by :mod:`scorekeeper.table.service` on every change, so league pages can
 aggregate them in SQL instead of replaying every game.
 """
 
@@ -13,10 +13,11 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.engine.default import DefaultExecutionContext
 from sqlalchemy.orm import Mapped, Mapper, mapped_column, relationship
 
-from ..counted_cards import CountedCards
-from ..engine import DifferenceRule, Preset, Rules, Seat, SkunkRule, Stakes, Tally
-from ..names import MAX_KEY_LENGTH
-from ..names import key as name_key
+from scorekeeper.engine import DifferenceRule, Preset, Rules, Seat, SkunkRule, Stakes, Tally
+from scorekeeper.names import MAX_KEY_LENGTH
+from scorekeeper.names import key as name_key
+from scorekeeper.table.counted_cards import CountedCards
+
 from .base import Cents, Model, utcnow
 
 IN_PROGRESS = "in_progress"

@@ -16,7 +16,8 @@ import pytest
 from waitress import wasyncore
 from waitress.server import create_server
 
-from scorekeeper import accounts, create_app
+from scorekeeper import create_app
+from scorekeeper.accounts import users as user_service
 from scorekeeper.models import db
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
@@ -63,7 +64,7 @@ def live_server(tmp_path: Path) -> Iterator[str]:
         }
     )
     with app.app_context():
-        accounts.create_first_admin("admin", PASSWORD)
+        user_service.create_first_admin("admin", PASSWORD)
         db.session.remove()
     sockets: dict[int, Any] = {}  # waitress's socket map: the server and its connections
     server = create_server(app, map=sockets, host="127.0.0.1", port=0, threads=4)

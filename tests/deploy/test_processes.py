@@ -149,7 +149,7 @@ def test_four_gunicorn_workers_start_on_a_fresh_database(fresh_database, tmp_pat
 def test_waitress_still_serves_a_fresh_database(fresh_database, tmp_path):
     port, log = _free_port(), tmp_path / "waitress.log"
     server = _start(
-        [sys.executable, "-m", "scorekeeper.serve", "--port", str(port)], fresh_database, log
+        [sys.executable, "-m", "scorekeeper.ops.serve", "--port", str(port)], fresh_database, log
     )
     try:
         _wait_until_served(server, f"http://127.0.0.1:{port}/login", log)

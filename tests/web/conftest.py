@@ -10,8 +10,10 @@ from flask import Flask
 from jsonschema import Draft202012Validator
 from sqlalchemy import select
 
-from scorekeeper import accounts, services
+from scorekeeper.accounts import tokens as token_service
+from scorekeeper.accounts import users as user_service
 from scorekeeper.api.openapi import spec
+from scorekeeper.league import service as league_service
 from scorekeeper.models import Role, db
 
 SPEC = spec()
@@ -52,14 +54,14 @@ def make_token(app: Flask, role: str | None = None, league: str = "our-table") -
     (``role`` "none": a user in no league)."""
     with app.app_context():
         if role is None:
-            user = accounts.user_by_name("admin")
+            user = user_service.user_by_name("admin")
         else:
-            user = accounts.create_user(f"{role}-{uuid.uuid4().hex[:6]}", "member-password")
-            found = services.league_by_slug(league)
+            user = user_service.create_user(f"{role}-{uuid.uuid4().hex[:6]}", "member-password")
+            found = league_service.league_by_slug(league)
             if role != "none" and found is not None:
-                accounts.set_membership(found.id, user.id, Role[role.upper()])
+                league_service.set_membership(found.id, user.id, Role[role.upper()])
         assert user is not None
-        token = accounts.create_token(user.id, "tests")
+        token = token_service.create_token(user.id, "tests")
         db.session.remove()
     return token
 

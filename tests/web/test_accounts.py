@@ -2,7 +2,10 @@
 
 import re
 
-from scorekeeper import accounts, services
+from scorekeeper.accounts import sign_in as sign_in_service
+from scorekeeper.accounts import tokens as token_service
+from scorekeeper.accounts import users as user_service
+from scorekeeper.league import service as league_service
 from scorekeeper.models import ApiToken, User, db
 
 
@@ -16,7 +19,7 @@ def test_a_fresh_install_offers_to_create_the_first_administrator(make_app):
     assert response.status_code == 302
     assert response.headers["Location"].endswith("/setup")
     with app.app_context():
-        code = accounts.setup_code()
+        code = user_service.setup_code()
     response = client.post(
         "/setup",
         data={"code": code, "username": "Ana", "password": "long enough", "confirm": "long enough"},
@@ -46,7 +49,7 @@ def without_users(app):
     with app.app_context():
         db.session.execute(db.delete(User))
         db.session.commit()
-        return accounts.setup_code()
+        return user_service.setup_code()
 
 
 def test_the_first_administrator_needs_the_setup_code_from_the_terminal(make_app):
@@ -67,12 +70,12 @@ def test_the_first_administrator_needs_the_setup_code_from_the_terminal(make_app
         assert re.search(r'<p class="error" id="code-error">' + re.escape(message), page), typed
         assert '<input aria-describedby="code-hint code-error" aria-invalid="true"' in page
     with app.app_context():
-        assert not accounts.has_users()
-        assert services.league_by_slug("our-table").public is False
+        assert not user_service.has_users()
+        assert league_service.league_by_slug("our-table").public is False
     response = client.post("/setup", data={**form, "code": code.replace("-", " ")})
     assert response.status_code == 302
     with app.app_context():
-        assert accounts.user_by_name("Mallory").is_admin
+        assert user_service.user_by_name("Mallory").is_admin
 
 
 def test_the_setup_page_asks_for_the_code_and_says_where_it_is(make_app):
@@ -113,7 +116,7 @@ def test_wrong_password_is_refused_with_a_message(client):
 
 
 def test_sign_in_is_throttled_after_repeated_failures(client):
-    for _ in range(accounts.MAX_ATTEMPTS_PER_NAME):
+    for _ in range(sign_in_service.MAX_ATTEMPTS_PER_NAME):
         client.post("/login", data={"username": "admin", "password": "guess"})
     response = client.post("/login", data={"username": "admin", "password": "admin-password"})
     assert response.status_code == 429
@@ -162,7 +165,7 @@ def test_change_password(table, app):
     )
     assert response.status_code == 302
     with app.app_context():
-        assert accounts.user_by_name("admin").check_password("a new password")
+        assert user_service.user_by_name("admin").check_password("a new password")
 
 
 def test_api_tokens_are_shown_once_stored_hashed_and_revocable(table, app):
@@ -177,11 +180,11 @@ def test_api_tokens_are_shown_once_stored_hashed_and_revocable(table, app):
         row = db.session.scalars(db.select(ApiToken)).one()
         assert row.token_hash == ApiToken.digest(token)
         assert token not in (row.token_hash, row.prefix)
-        assert accounts.user_for_token(token).username == "admin"
+        assert token_service.user_for_token(token).username == "admin"
     assert "club dashboard" in table.client.get("/account").get_data(as_text=True)
     table.client.post(f"/account/tokens/{row.id}/revoke")
     with app.app_context():
-        assert accounts.user_for_token(token) is None
+        assert token_service.user_for_token(token) is None
 
 
 def test_cli_creates_users_and_tokens(app):
@@ -193,7 +196,7 @@ def test_cli_creates_users_and_tokens(app):
     assert result.exit_code == 0
     token = result.output.split()[-1]
     with app.app_context():
-        assert accounts.user_for_token(token).username == "Cleo"
+        assert token_service.user_for_token(token).username == "Cleo"
     result = runner.invoke(args=["user", "create", "CLEO", "--password", "another-pw"])
     assert result.exit_code != 0
     assert "taken" in result.output
@@ -204,7 +207,7 @@ def test_cli_asks_for_the_password_when_not_given(app):
     result = runner.invoke(args=["user", "create", "Dora"], input="secret-pw\nsecret-pw\n")
     assert result.exit_code == 0, result.output
     with app.app_context():
-        assert accounts.user_by_name("dora").check_password("secret-pw")
+        assert user_service.user_by_name("dora").check_password("secret-pw")
 
 
 def test_league_defaults_start_new_games_and_never_change_past_ones(table, app):
@@ -252,7 +255,7 @@ def test_league_defaults_refuse_a_big_stake_over_the_limit_beside_its_field(tabl
     assert "Three times the small stake is more than $10,000.00: enter the big stake." in page
     assert re.search(r'<input aria-describedby="[^"]*defaults-big-error" aria-invalid="true"', page)
     with app.app_context():
-        assert services.league_by_slug("our-table").defaults is None
+        assert league_service.league_by_slug("our-table").defaults is None
 
 
 def test_league_settings_rename_and_make_private(table, app, auth):

@@ -3,8 +3,10 @@ sentence, the fields it names, and that the refused request changed nothing."""
 
 import pytest
 
-from scorekeeper import accounts, services
+from scorekeeper.accounts import tokens as token_service
+from scorekeeper.accounts import users as user_service
 from scorekeeper.api import core
+from scorekeeper.league import service as league_service
 from scorekeeper.models import db
 
 GAME_BODY = {"league": "our-table", "players": ["Ana", "Ben"]}
@@ -128,9 +130,9 @@ def test_a_bad_token_is_a_401_even_on_a_read(api, game, method, path):
 
 def test_a_revoked_token_is_a_401(app, api, game):
     with app.app_context():
-        user = accounts.user_by_name("admin")
-        token = next(t for t in accounts.tokens_of(user.id) if t.name == "tests")
-        accounts.revoke_token(user.id, token.id)
+        user = user_service.user_by_name("admin")
+        token = next(t for t in token_service.tokens_of(user.id) if t.name == "tests")
+        token_service.revoke_token(user.id, token.id)
         db.session.remove()
     error = refused_unchanged(api, "POST", f"/api/v1/games/{game['id']}/deals", 401, json=DEAL)
     assert "revoked" in error["error"]
@@ -167,8 +169,8 @@ def test_a_token_without_the_role_is_a_403(public, api, game, finished):
 
 def make_private(app, slug="our-table"):
     with app.app_context():
-        league = services.league_by_slug(slug)
-        accounts.update_league(league.id, name=league.name, public=False, defaults=None)
+        league = league_service.league_by_slug(slug)
+        league_service.update_league(league.id, name=league.name, public=False, defaults=None)
         db.session.remove()
 
 

@@ -1,13 +1,14 @@
 """Games through the API: starting one, recording, correcting and deleting deals,
 payment and unlocking, counted cards, history and the audit trail."""
 
-from scorekeeper import accounts, services
 from scorekeeper.engine import Seat
+from scorekeeper.league import service as league_service
 from scorekeeper.models import AuditEvent, User, db
+from scorekeeper.table import service as game_service
 
 
 def test_a_new_game_defaults_to_the_standard_preset_and_one_three_stakes(api, monkeypatch):
-    monkeypatch.setattr(services.random, "choice", lambda seats: Seat.SECOND)
+    monkeypatch.setattr(game_service.random, "choice", lambda seats: Seat.SECOND)
     api.add_players("Ana", "Ben")
 
     response = api.post("/api/v1/games", {"league": "our-table", "players": ["ana", "BEN"]})
@@ -55,9 +56,9 @@ def test_rules_override_the_preset_and_big_defaults_to_three_times_small(api):
 
 def test_a_game_without_stakes_takes_the_leagues_default_stakes(app, api):
     with app.app_context():
-        league = services.league_by_slug("our-table")
+        league = league_service.league_by_slug("our-table")
         defaults = {"rules": {}, "stakes": {"small": 50, "big": 200}}
-        accounts.update_league(league.id, name=league.name, public=True, defaults=defaults)
+        league_service.update_league(league.id, name=league.name, public=True, defaults=defaults)
         db.session.remove()
     assert api.start_game()["stakes"] == {"small": "0.50", "big": "2.00"}
 

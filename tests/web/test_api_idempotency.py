@@ -3,8 +3,9 @@ one after the other or at the same moment."""
 
 import pytest
 
-from scorekeeper import accounts, services
+from scorekeeper.accounts import tokens as token_service
 from scorekeeper.api import idempotency
+from scorekeeper.league import service as league_service
 from scorekeeper.models import Deal, Game, IdempotencyKey, db
 from tests.conftest import run_together as together
 
@@ -101,9 +102,9 @@ def test_a_replay_checks_the_callers_role_again(app, api, game):
     headers = {"Idempotency-Key": "before-removal"}
     assert keeper.post(path, body, headers=headers).status_code == 201
     with app.app_context():
-        user = accounts.user_for_token(keeper.token)
-        league = services.league_by_slug("our-table")
-        accounts.set_membership(league.id, user.id, None)
+        user = token_service.user_for_token(keeper.token)
+        league = league_service.league_by_slug("our-table")
+        league_service.set_membership(league.id, user.id, None)
         db.session.remove()
     replay = keeper.post(path, body, headers=headers)
     keeper.refused(replay, 403)

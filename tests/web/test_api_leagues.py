@@ -2,14 +2,14 @@
 
 import pytest
 
-from scorekeeper import accounts, services
+from scorekeeper.league import service as league_service
 from scorekeeper.models import db
 
 
 def make_private(app, slug):
     with app.app_context():
-        league = services.league_by_slug(slug)
-        accounts.update_league(league.id, name=league.name, public=False, defaults=None)
+        league = league_service.league_by_slug(slug)
+        league_service.update_league(league.id, name=league.name, public=False, defaults=None)
         db.session.remove()
 
 

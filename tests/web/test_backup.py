@@ -10,9 +10,10 @@ import flask_migrate
 import sqlalchemy as sa
 from alembic.script import ScriptDirectory
 
-from scorekeeper import backup, seasons
 from scorekeeper.database import MIGRATIONS_DIR
+from scorekeeper.league import seasons
 from scorekeeper.models import AuditEvent, Deal, Game, League, Player, User, db
+from scorekeeper.ops import backup
 
 
 def snapshot(app):

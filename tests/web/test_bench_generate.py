@@ -8,9 +8,10 @@ from pathlib import Path
 import pytest
 from sqlalchemy import func, select
 
-from scorekeeper import league_stats, services
 from scorekeeper.engine import validate_tally
+from scorekeeper.league import stats as league_stats
 from scorekeeper.models import AuditEvent, Game, GameResult, PairRecord, PlayerRecord, db
+from scorekeeper.table import service as game_service
 
 BENCH = Path(__file__).resolve().parents[2] / "bench"
 DERIVED = [
@@ -60,8 +61,8 @@ def test_a_generated_league_is_what_the_app_would_have_stored(app, generator):
             for deal in game.deals:
                 scores, stars = (deal.score0, deal.score1), (deal.stars0, deal.stars1)
                 assert validate_tally(deal.out_seat, scores, stars) == deal.tally
-            card = services.scorecard(game)  # the engine, replaying the stored deals
-            expected = services.derived_columns(card, game.stakes)
+            card = game_service.scorecard(game)  # the engine, replaying the stored deals
+            expected = game_service.derived_columns(card, game.stakes)
             assert {name: getattr(game, name) for name in DERIVED} == expected
             assert (game.finished_at is not None) == game.finished
             assert game.paid_at is None or game.finished

@@ -3,8 +3,8 @@
 import pytest
 from werkzeug.datastructures import MultiDict
 
-from scorekeeper.forms import DealForm, NewGameForm, PlayerForm
 from scorekeeper.models import Game, Player, db
+from scorekeeper.table.forms import DealForm, NewGameForm, PlayerForm
 
 
 def deal_form(app, **fields):

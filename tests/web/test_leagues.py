@@ -8,9 +8,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import event
 
-from scorekeeper import accounts, services, transfer
+from scorekeeper import transfer
+from scorekeeper.accounts import users as user_service
 from scorekeeper.engine import PRESETS, Preset, Rules, Seat, Stakes, Tally
+from scorekeeper.league import players as player_service
+from scorekeeper.league import service as league_service
 from scorekeeper.models import Game, League, db
+from scorekeeper.table import service as game_service
 
 #: Seat 0 wins $3.00 at $1–$3: 1,235 to 1,170 both round to 1,200 (RULES.md §5, example 4).
 CLOSE_WIN = [(0, (1235, 1170), (0, 0))]
@@ -25,12 +29,12 @@ def text_of(html: str) -> str:
 def play(app, names, deals, *, league="our-table", rules=None, small=100):
     """A game played through the services; its id."""
     with app.app_context():
-        found = services.league_by_slug(league)
-        game = services.start_game(
+        found = league_service.league_by_slug(league)
+        game = game_service.start_game(
             found.id, names, rules or Rules(), Stakes.from_small(small), Seat.FIRST
         )
         for out, scores, stars in deals:
-            services.record_deal(game.id, Tally(Seat(out), scores, stars))
+            game_service.record_deal(game.id, Tally(Seat(out), scores, stars))
         game_id = game.id
         db.session.remove()
     return game_id
@@ -38,12 +42,12 @@ def play(app, names, deals, *, league="our-table", rules=None, small=100):
 
 def league_id(app, slug="our-table"):
     with app.app_context():
-        return services.league_by_slug(slug).id
+        return league_service.league_by_slug(slug).id
 
 
 def player_id(app, name, slug="our-table"):
     with app.app_context():
-        return services.find_player(league_id(app, slug), name).id
+        return player_service.find_player(league_id(app, slug), name).id
 
 
 def standings(html: str) -> dict[str, list[str]]:
@@ -164,7 +168,7 @@ def test_seasons_can_be_changed_and_removed(public, app, table, client):
     assert refused.status_code == 422
     assert "The season can&#39;t end before it starts." in refused.get_data(as_text=True)
     with app.app_context():
-        from scorekeeper.seasons import seasons_of
+        from scorekeeper.league.seasons import seasons_of
 
         season = seasons_of(league_id(app))[0]
         season_id = season.id
@@ -213,7 +217,7 @@ def test_a_season_beyond_the_calendar_is_refused_beside_its_day(
         == 302
     )
     with app.app_context():
-        from scorekeeper.seasons import seasons_of
+        from scorekeeper.league.seasons import seasons_of
 
         season_id = seasons_of(league_id(app))[0].id
     edited = admin.post(
@@ -240,7 +244,7 @@ def test_a_season_may_span_the_whole_calendar(public, app, table, client):
     )
     assert response.status_code == 302
     with app.app_context():
-        from scorekeeper.seasons import seasons_of
+        from scorekeeper.league.seasons import seasons_of
 
         season_id = seasons_of(league_id(app))[0].id
     page = client.get(f"/leagues/our-table?season={season_id}").get_data(as_text=True)
@@ -349,7 +353,7 @@ def test_a_viewer_reads_a_game_card_read_only_with_its_settlement(app, auth, wik
     play_rest = wikipedia_card[3:]
     with app.app_context():
         for out, scores, stars in play_rest:
-            services.record_deal(game_id, Tally(Seat(out), scores, stars))
+            game_service.record_deal(game_id, Tally(Seat(out), scores, stars))
     page = viewer.get(f"/games/{game_id}").get_data(as_text=True)
     assert "Ben pays Ana $10.00" in text_of(page)
     assert "Mark Ben" not in page
@@ -401,13 +405,13 @@ def test_settling_up_pays_what_the_page_showed_and_nothing_else(app, auth, wikip
     keeper, url = auth.member("scorekeeper"), f"/leagues/our-table/owes/{ben}/{ana}"
     form = settle_form(keeper, url)
     with app.app_context():
-        services.mark_paid(first)  # someone else marked it paid first
+        game_service.mark_paid(first)  # someone else marked it paid first
     assert keeper.post(url, data=form).status_code == 409
 
     second = play(app, ("Ana", "Ben"), wikipedia_card)
     form = settle_form(keeper, url)
     with app.app_context():  # the amount changes after the page was loaded
-        services.edit_deal(second, 7, Tally(Seat.FIRST, (225, 150)))
+        game_service.edit_deal(second, 7, Tally(Seat.FIRST, (225, 150)))
     response = keeper.post(url, data=form)
     assert response.status_code == 409
     assert "Ben owes Ana $11.00" in text_of(response.get_data(as_text=True))
@@ -450,7 +454,7 @@ def small_league(app, wikipedia_card):
 def make_private(app):
     with app.app_context():
         found = db.session.get(League, league_id(app))
-        accounts.update_league(found.id, name=found.name, public=False, defaults=None)
+        league_service.update_league(found.id, name=found.name, public=False, defaults=None)
 
 
 def test_a_public_league_is_read_by_anyone(public, client, small_league):
@@ -475,7 +479,7 @@ def test_a_private_league_is_hidden_from_outsiders(app, auth, client, small_leag
 
 def make_user(app, name):
     with app.app_context():
-        accounts.create_user(name, "member-password")
+        user_service.create_user(name, "member-password")
         db.session.remove()
     return name, "member-password"
 
@@ -523,7 +527,7 @@ def test_season_changes_are_for_league_admins(app, auth, table):
         data={"name": "2025", "starts_on": "2025-01-01", "ends_on": "2025-12-31"},
     )
     with app.app_context():
-        from scorekeeper.seasons import seasons_of
+        from scorekeeper.league.seasons import seasons_of
 
         season_id = seasons_of(league_id(app))[0].id
     keeper = auth.member("scorekeeper")
@@ -536,7 +540,7 @@ def test_season_changes_are_for_league_admins(app, auth, table):
 
 def test_another_leagues_player_or_season_is_not_found_here(app, table, client):
     with app.app_context():
-        other = accounts.create_league("Other club")
+        other = league_service.create_league("Other club")
         slug = other.slug
     play(app, ("Zoe", "Yan"), CLOSE_WIN, league=slug)
     zoe = player_id(app, "Zoe", slug)
@@ -580,7 +584,7 @@ def league_of(app, games: int, start: int = 0) -> None:
         game_id = play(app, pairs[n % len(pairs)], deals)
         if n % 4 == 0:
             with app.app_context():
-                services.mark_paid(game_id)
+                game_service.mark_paid(game_id)
     play(app, ("Ana", "Ben"), [(0, (300, 200), (0, 0))])
 
 
@@ -589,7 +593,7 @@ def test_league_pages_issue_the_same_number_of_queries_whatever_the_size(app, au
     league_of(app, 5)
     ana, ben = player_id(app, "Ana"), player_id(app, "Ben")
     with app.app_context():
-        from scorekeeper import seasons
+        from scorekeeper.league import seasons
 
         seasons.add_season(league_id(app), "Always", *sorted(_days()))
         season = seasons.seasons_of(league_id(app))[0].id
@@ -676,14 +680,14 @@ def guarded(request, app, auth, wikipedia_card):
     with app.app_context():
         if request.param == "public":
             slug = "our-table"
-            found = services.league_by_slug(slug)
-            accounts.update_league(found.id, name=found.name, public=True, defaults=None)
+            found = league_service.league_by_slug(slug)
+            league_service.update_league(found.id, name=found.name, public=True, defaults=None)
         else:
-            slug = accounts.create_league("Secret club", public=False).slug
-        accounts.create_league("Other club")
+            slug = league_service.create_league("Secret club", public=False).slug
+        league_service.create_league("Other club")
     game_id = play(app, ("Ana", "Ben"), wikipedia_card, league=slug)
     with app.app_context():
-        from scorekeeper import seasons
+        from scorekeeper.league import seasons
 
         season = seasons.add_season(league_id(app, slug), "2025", *sorted(_days())).id
     ids = {
@@ -796,14 +800,14 @@ def test_hostile_requests_never_fail_and_refusals_change_nothing(table, app, dat
 
 def hostile_league(app):
     with app.app_context():
-        from scorekeeper import seasons
+        from scorekeeper.league import seasons
 
-        found = services.league_by_slug("our-table")
+        found = league_service.league_by_slug("our-table")
         if not seasons.seasons_of(found.id):
             play(app, ("Ana", "Ben"), CLOSE_WIN)
             seasons.add_season(found.id, "2025", *sorted(_days()))
         return {
-            "ana": services.find_player(found.id, "Ana").id,
-            "ben": services.find_player(found.id, "Ben").id,
+            "ana": player_service.find_player(found.id, "Ana").id,
+            "ben": player_service.find_player(found.id, "Ben").id,
             "season": seasons.seasons_of(found.id)[-1].id,
         }

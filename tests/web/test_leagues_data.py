@@ -10,19 +10,16 @@ import pytest
 from sqlalchemy import select
 from sqlalchemy.orm import selectinload
 
-from scorekeeper import accounts, league_queries, league_stats, seasons, services, transfer
+from scorekeeper import transfer
 from scorekeeper.engine import PRESETS, Preset, Rules, Seat, Stakes, Tally, replay, settle
 from scorekeeper.engine.rating import START, Rated, new_ratings
-from scorekeeper.league_stats import season_range
-from scorekeeper.models import (
-    Game,
-    GameResult,
-    League,
-    PairRecord,
-    PlayerRecord,
-    SeasonRecord,
-    db,
-)
+from scorekeeper.league import queries as league_queries
+from scorekeeper.league import seasons
+from scorekeeper.league import service as league_service
+from scorekeeper.league import stats as league_stats
+from scorekeeper.league.stats import season_range
+from scorekeeper.models import Game, GameResult, League, PairRecord, PlayerRecord, SeasonRecord, db
+from scorekeeper.table import service as game_service
 
 PLAYERS = ["Ana", "Ben", "Cleo", "Dan"]
 #: Ana beats Ben 1,300 to 650 — and Ben wins instead once deal 3 goes the other way.
@@ -30,11 +27,11 @@ MIDDLE_GAME = [(0, (500, 100), (0, 0)), (1, (100, 500), (0, 0)), (0, (700, 50), 
 
 
 def play(league_id, names, deals, rules=None, small=100):
-    game = services.start_game(
+    game = game_service.start_game(
         league_id, names, rules or Rules(), Stakes.from_small(small), Seat.FIRST
     )
     for out, scores, stars in deals:
-        services.record_deal(game.id, Tally(Seat(out), scores, stars))
+        game_service.record_deal(game.id, Tally(Seat(out), scores, stars))
     return game.id
 
 
@@ -59,7 +56,7 @@ def history(app):
     """A league of 37 games among four players, the 19th of them MIDDLE_GAME; some paid."""
     rng = random.Random(4)
     with app.app_context():
-        league = services.league_by_slug("our-table").id
+        league = league_service.league_by_slug("our-table").id
         today = date.today()
         seasons.add_season(league, "This year", today - timedelta(days=200), today + timedelta(1))
         seasons.add_season(league, "Long ago", date(2001, 1, 1), date(2001, 12, 31))
@@ -74,7 +71,7 @@ def history(app):
                 play(league, (a, b), random_deals(rng, rules), rules, small=25 * (n % 3 + 1))
             )
             if n % 5 == 0:
-                services.mark_paid(ids[-1])
+                game_service.mark_paid(ids[-1])
         play(league, ("Cleo", "Dan"), [(0, (300, 200), (0, 0))])  # in progress
         db.session.remove()
     return {"league": league, "ids": ids, "middle": ids[18]}
@@ -284,7 +281,7 @@ def test_editing_a_game_in_the_middle_updates_everything_after_it(app, history):
     with app.app_context():
         league = history["league"]
         before = assert_no_drift(league)
-        services.edit_deal(history["middle"], 3, Tally(Seat.SECOND, (50, 700)))
+        game_service.edit_deal(history["middle"], 3, Tally(Seat.SECOND, (50, 700)))
         game = db.session.get(Game, history["middle"])
         assert game.winner_seat == 1  # Ben wins now
         after = assert_no_drift(league)
@@ -306,17 +303,17 @@ def test_editing_a_game_in_the_middle_updates_everything_after_it(app, history):
 def test_reopening_and_finishing_a_middle_game_moves_it_to_the_end(app, history):
     with app.app_context():
         league = history["league"]
-        services.edit_deal(history["middle"], 3, Tally(Seat.FIRST, (100, 50)))  # 700 to 650
+        game_service.edit_deal(history["middle"], 3, Tally(Seat.FIRST, (100, 50)))  # 700 to 650
         game = db.session.get(Game, history["middle"])
         assert not game.finished
         now = assert_no_drift(league)
         assert not any(gid == history["middle"] for gid, _ in now["results"])
-        services.record_deal(history["middle"], Tally(Seat.SECOND, (60, 900)))
+        game_service.record_deal(history["middle"], Tally(Seat.SECOND, (60, 900)))
         now = assert_no_drift(league)
         ben = db.session.get(Game, history["middle"]).player1_id
         numbers = [row["number"] for (gid, p), row in now["results"].items() if p == ben]
         assert now["results"][history["middle"], ben]["number"] == max(numbers)
-        services.delete_deal(history["middle"], 4)
+        game_service.delete_deal(history["middle"], 4)
         assert_no_drift(league)
 
 
@@ -325,11 +322,11 @@ def test_paying_and_unlocking_change_balances_but_not_standings(app, history):
         league = history["league"]
         before = assert_no_drift(league)
         unpaid = [gid for gid in history["ids"] if db.session.get(Game, gid).paid_at is None]
-        services.mark_games_paid(league, dict.fromkeys(unpaid[:5]))
+        game_service.mark_games_paid(league, dict.fromkeys(unpaid[:5]))
         after = assert_no_drift(league)
         assert after["records"] == before["records"]
         assert after["owed"] != before["owed"]
-        services.unlock(unpaid[0])
+        game_service.unlock(unpaid[0])
         assert_no_drift(league)
 
 
@@ -381,7 +378,7 @@ def test_json_export_imports_into_an_empty_league_losslessly(public, app, table,
     exported = client.get("/leagues/our-table/export.json")
     assert exported.headers["Content-Disposition"] == 'attachment; filename="our-table.json"'
     with app.app_context():
-        accounts.create_league("Copy of our table")
+        league_service.create_league("Copy of our table")
     response = upload(
         table.client, "copy-of-our-table", exported.get_data(as_text=True), "our-table.json", "json"
     )
@@ -412,7 +409,7 @@ def test_a_json_file_that_contradicts_its_deals_is_refused(
     data["games"][0]["amount_due"] = "12.00"
     data["games"][0]["deals"][1]["scores"] = [291, 160]
     with app.app_context():
-        accounts.create_league("Copy")
+        league_service.create_league("Copy")
     response = upload(table.client, "copy", json.dumps(data), "x.json", "json")
     assert response.status_code == 422
     page = response.get_data(as_text=True)
@@ -455,7 +452,7 @@ def test_a_csv_import_reports_every_problem_by_line_and_saves_nothing(app, table
     assert "Nothing was imported" in page
     with app.app_context():
         assert db.session.scalar(select(db.func.count(Game.id))) == 0
-        assert services.player_count(services.league_by_slug("our-table").id) == 0
+        assert league_service.player_count(league_service.league_by_slug("our-table").id) == 0
 
 
 def test_a_csv_import_checks_its_header(table):
@@ -500,7 +497,7 @@ def test_a_csv_import_refuses_control_characters_in_names_and_unreasonable_days(
     assert "Nothing was imported" in page
     with app.app_context():
         assert db.session.scalar(select(db.func.count(Game.id))) == 0
-        assert services.player_count(services.league_by_slug("our-table").id) == 0
+        assert league_service.player_count(league_service.league_by_slug("our-table").id) == 0
 
 
 def test_a_csv_game_may_be_dated_today_or_tomorrow_for_time_zones(app):
@@ -517,7 +514,7 @@ def bad_json_export(client, table, app, wikipedia_card):
         table.record(game_id, out, scores, stars)
     with app.app_context():
         seasons.add_season(league_id_of(app), "2025", date(2025, 1, 1), date(2025, 12, 31))
-        accounts.create_league("Copy")
+        league_service.create_league("Copy")
     return client.get("/leagues/our-table/export.json").get_json()
 
 
@@ -594,8 +591,8 @@ def test_a_json_import_refuses_control_characters_and_unreasonable_days(
     page = response.get_data(as_text=True).replace("&#39;", "'")
     assert re.findall(r"<li>([^<]*)</li>", page) == [problem]
     with app.app_context():
-        copy = services.league_by_slug("copy").id
-        assert services.player_count(copy) == 0
+        copy = league_service.league_by_slug("copy").id
+        assert league_service.player_count(copy) == 0
         assert seasons.seasons_of(copy) == []
 
 
@@ -643,7 +640,7 @@ def test_a_large_csv_import_reports_progress_as_it_saves(app, table):
     ]
     assert "<li>Imported 600 games (600 deals).</li>" in page
     with app.app_context():
-        assert_no_drift(services.league_by_slug("our-table").id)
+        assert_no_drift(league_service.league_by_slug("our-table").id)
 
 
 def test_the_csv_export_imports_back_into_another_league(public, app, table, client, history):
@@ -652,7 +649,7 @@ def test_the_csv_export_imports_back_into_another_league(public, app, table, cli
     text = exported.get_data(as_text=True)
     assert text.startswith("game,date,player_a,player_b,preset,target,")
     with app.app_context():
-        accounts.create_league("From CSV")
+        league_service.create_league("From CSV")
     response = upload(table.client, "from-csv", text, "deals.csv", "csv")
     assert "Imported 37 games" in response.get_data(as_text=True)
     with app.app_context():
@@ -712,4 +709,4 @@ def test_the_readme_example_of_a_paper_score_card_imports(app):
 
 
 def league_id_of(app):
-    return services.league_by_slug("our-table").id
+    return league_service.league_by_slug("our-table").id

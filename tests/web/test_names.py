@@ -12,8 +12,10 @@ import flask_migrate
 import pytest
 from sqlalchemy import func, select, text
 
-from scorekeeper import accounts, create_app, services
+from scorekeeper import create_app
+from scorekeeper.accounts import users as user_service
 from scorekeeper.database import MIGRATIONS_DIR
+from scorekeeper.errors import ServiceError
 from scorekeeper.models import Deal, League, Player, Season, User, db
 
 INVISIBLE = (
@@ -125,8 +127,8 @@ def test_every_name_typed_on_a_page_refuses_what_no_one_can_see(
 
 
 def test_the_first_administrator_is_named_by_the_same_rule(app):
-    with app.app_context(), pytest.raises(services.ServiceError) as refused:
-        accounts.create_user("root\u200b", "pw-12345678")
+    with app.app_context(), pytest.raises(ServiceError) as refused:
+        user_service.create_user("root\u200b", "pw-12345678")
     assert refused.value.field == "username"
     assert "invisible" in refused.value.message
 
@@ -205,7 +207,7 @@ def test_new_game_and_member_names_that_grow_when_folded(app, table):
     )
     assert member.status_code == 302, member.get_data(as_text=True)
     with app.app_context():
-        assert accounts.user_by_name("SS" * 40) is not None
+        assert user_service.user_by_name("SS" * 40) is not None
 
 
 def test_a_deal_form_token_over_100_characters_is_refused_clearly(app, table):

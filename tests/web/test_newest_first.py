@@ -7,10 +7,13 @@ import flask_migrate
 import pytest
 from sqlalchemy import func, select
 
-from scorekeeper import services, transfer
+from scorekeeper import transfer
 from scorekeeper.database import MIGRATIONS_DIR
 from scorekeeper.engine import Seat, Tally
+from scorekeeper.league import players as player_service
+from scorekeeper.league import service as league_service
 from scorekeeper.models import Game, db
+from scorekeeper.table import service as game_service
 
 IMPORTED = 30  # with this week's 4 games: more than a page (25)
 
@@ -32,7 +35,7 @@ def played(app, table):
         for n in range(IMPORTED)
     ]
     with app.app_context():
-        league_id = services.league_by_slug("our-table").id
+        league_id = league_service.league_by_slug("our-table").id
         transfer.import_all(league_id, transfer.parse_csv("\n".join(rows)))
         imported = list(db.session.scalars(select(Game.id).where(Game.id > third)))
         db.session.remove()
@@ -62,7 +65,7 @@ def test_every_game_lists_games_by_when_they_were_played_across_pages(table, pla
 
 def test_a_players_games_by_when_they_were_played_across_pages(app, table, played):
     with app.app_context():
-        ana = services.find_player(services.league_by_slug("our-table").id, "Ana").id
+        ana = player_service.find_player(league_service.league_by_slug("our-table").id, "Ana").id
     found, back = pages(table.client, f"/leagues/our-table/games?player={ana}")
     assert found == [played[:25], played[25:]]
     assert back == played[:25]
@@ -91,7 +94,7 @@ def test_the_api_lists_games_by_when_they_were_played_across_pages(api, played):
 def test_a_game_in_progress_again_goes_back_to_when_it_started(app, table, played):
     finished = played[1]
     with app.app_context():
-        services.edit_deal(finished, 1, Tally(Seat.FIRST, (100, 50)))  # no longer ends it
+        game_service.edit_deal(finished, 1, Tally(Seat.FIRST, (100, 50)))  # no longer ends it
         game = db.session.get(Game, finished)
         assert game.finished_at is None
         assert game.played_at == game.created_at

@@ -2,9 +2,11 @@
 
 import pytest
 
-from scorekeeper import accounts, services
+from scorekeeper.accounts import users as user_service
 from scorekeeper.engine import Rules, Seat, Stakes, validate_tally
+from scorekeeper.league import service as league_service
 from scorekeeper.models import Game, Role, db
+from scorekeeper.table import service as game_service
 
 READ, SCOREKEEPER, ADMIN, SITE_ADMIN = None, Role.SCOREKEEPER, Role.ADMIN, "site"
 
@@ -55,9 +57,11 @@ DATA = {
 
 
 def _game(league_id: int, finished: bool) -> int:
-    game = services.start_game(league_id, ("Ana", "Ben"), Rules(), Stakes.from_small(100), Seat(0))
-    services.record_deal(game.id, validate_tally(0, (100, 50), (0, 0)))
-    services.record_deal(game.id, validate_tally(1, (40, 1200 if finished else 60), (0, 0)))
+    game = game_service.start_game(
+        league_id, ("Ana", "Ben"), Rules(), Stakes.from_small(100), Seat(0)
+    )
+    game_service.record_deal(game.id, validate_tally(0, (100, 50), (0, 0)))
+    game_service.record_deal(game.id, validate_tally(1, (40, 1200 if finished else 60), (0, 0)))
     return game.id
 
 
@@ -66,11 +70,11 @@ def league(request, app, auth):
     """A league with games, and a client for everyone who might knock on its doors."""
     with app.app_context():
         if request.param == "public":
-            found = services.league_by_slug("our-table")
-            accounts.update_league(found.id, name=found.name, public=True, defaults=None)
+            found = league_service.league_by_slug("our-table")
+            league_service.update_league(found.id, name=found.name, public=True, defaults=None)
         else:
-            found = accounts.create_league("Secret club", public=False)
-        accounts.create_league("Other club")
+            found = league_service.create_league("Secret club", public=False)
+        league_service.create_league("Other club")
         slug, league_id = found.slug, found.id
         ids = {"slug": slug, "game": _game(league_id, False), "done": _game(league_id, True)}
         db.session.remove()
@@ -83,7 +87,7 @@ def league(request, app, auth):
         "site admin": auth.login(app.test_client()),
     }
     with app.app_context():
-        ids["user"] = accounts.user_by_name("outsider").id
+        ids["user"] = user_service.user_by_name("outsider").id
     return request.param, ids, clients
 
 
@@ -141,7 +145,7 @@ def test_only_a_site_administrator_creates_leagues(app, auth):
 
 def test_an_id_from_another_league_is_not_reachable_by_editing_the_url(app, auth):
     with app.app_context():
-        other = accounts.create_league("Private two", public=False)
+        other = league_service.create_league("Private two", public=False)
         private_game = _game(other.id, False)
         db.session.remove()
     scorekeeper = auth.member("scorekeeper")  # of our-table only

@@ -13,9 +13,12 @@ from datetime import date, timedelta
 import pytest
 from sqlalchemy import event
 
-from scorekeeper import seasons, services
 from scorekeeper.engine import PRESETS, Preset, Rules, Seat, Stakes, Tally
+from scorekeeper.league import players as player_service
+from scorekeeper.league import seasons
+from scorekeeper.league import service as league_service
 from scorekeeper.models import Game, db
+from scorekeeper.table import service as game_service
 
 PLAYERS = ["Ana", "Ben", "Cleo", "Dan", "Eva"]
 #: (who went out, scores, stars) — a chapeau, a star, and a close finish.
@@ -130,27 +133,27 @@ def play(app, games, start=0):
     marked paid, every fifth under another preset."""
     pairs = [(a, b) for a in PLAYERS for b in PLAYERS if a != b]
     with app.app_context():
-        league = services.league_by_slug("our-table")
+        league = league_service.league_by_slug("our-table")
         for n in range(start, start + games):
             preset = Preset.MARKS if n % 5 == 4 else Preset.STANDARD
-            game = services.start_game(
+            game = game_service.start_game(
                 league.id, pairs[n % len(pairs)], PRESETS[preset], Stakes.from_small(100), Seat(0)
             )
             for out, scores, stars in GAME:
-                services.record_deal(game.id, Tally(Seat(out), scores, stars))
+                game_service.record_deal(game.id, Tally(Seat(out), scores, stars))
             if n % 3:
-                services.mark_paid(game.id)
+                game_service.mark_paid(game.id)
         db.session.remove()
 
 
 def fresh_game(app, deals):
     """A new game between Ana and Ben with ``deals`` recorded; its id."""
     with app.app_context():
-        league = services.league_by_slug("our-table")
-        game = services.start_game(league.id, ("Ana", "Ben"), Rules(), Stakes.from_small(100))
+        league = league_service.league_by_slug("our-table")
+        game = game_service.start_game(league.id, ("Ana", "Ben"), Rules(), Stakes.from_small(100))
         game_id = game.id
         for out, scores in deals:
-            services.record_deal(game_id, Tally(Seat(out), scores))
+            game_service.record_deal(game_id, Tally(Seat(out), scores))
         db.session.remove()
     return game_id
 
@@ -158,11 +161,11 @@ def fresh_game(app, deals):
 def ids(app):
     """The rows the pages are asked for."""
     with app.app_context():
-        league = services.league_by_slug("our-table")
+        league = league_service.league_by_slug("our-table")
         games = db.session.scalars(
             db.select(Game.id).where(Game.league_id == league.id).order_by(Game.id)
         ).all()
-        ana, ben = (services.find_player(league.id, name).id for name in ("Ana", "Ben"))
+        ana, ben = (player_service.find_player(league.id, name).id for name in ("Ana", "Ben"))
         season = seasons.seasons_of(league.id)[0].id
         db.session.remove()
     return {
@@ -227,7 +230,7 @@ def test_every_page_sends_its_pinned_number_of_statements_whatever_the_league_si
     play(app, 6)
     today = date.today()
     with app.app_context():
-        league = services.league_by_slug("our-table")
+        league = league_service.league_by_slug("our-table")
         seasons.add_season(league.id, "Always", today - timedelta(400), today + timedelta(400))
         db.session.remove()
     small = counts(app, *members)

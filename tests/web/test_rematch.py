@@ -6,7 +6,9 @@ import uuid
 import pytest
 from sqlalchemy import func, select
 
+from scorekeeper.league import service as league_service
 from scorekeeper.models import Game, db
+from scorekeeper.table import service as game_service
 from tests.conftest import ADMIN, Auth, Table
 from tests.web.test_game_pages import section, text_of
 
@@ -150,12 +152,13 @@ def test_a_rematch_without_its_csrf_token_is_refused(make_app):
     assert client.post("/login", data=data).status_code == 302
     table = Table(client)
     with app.app_context():
-        from scorekeeper import services
         from scorekeeper.engine import Rules, Seat, Stakes, Tally
 
-        league = services.league_by_slug("our-table")
-        game = services.start_game(league.id, ("Ana", "Ben"), Rules(), Stakes(100, 300), Seat(0))
-        services.record_deal(game.id, Tally(Seat(0), (1250, 700), (0, 0)))
+        league = league_service.league_by_slug("our-table")
+        game = game_service.start_game(
+            league.id, ("Ana", "Ben"), Rules(), Stakes(100, 300), Seat(0)
+        )
+        game_service.record_deal(game.id, Tally(Seat(0), (1250, 700), (0, 0)))
         game_id = game.id
         db.session.remove()
     before = game_count(app)

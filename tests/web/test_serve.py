@@ -7,8 +7,10 @@ import sys
 import pytest
 import segno
 
-from scorekeeper import accounts, create_app, serve
+from scorekeeper import create_app
+from scorekeeper.accounts import users as user_service
 from scorekeeper.models import User, db
+from scorekeeper.ops import serve
 
 
 def test_the_start_message_gives_the_phone_address_and_its_qr_code(app):
@@ -35,7 +37,7 @@ def test_the_start_message_says_when_phones_cant_reach_the_app(app):
 
 def test_the_start_message_shows_the_setup_code_only_before_the_first_administrator(app):
     with app.app_context():
-        code = accounts.setup_code()
+        code = user_service.setup_code()
     assert "Setup code" not in serve.start_message(app, "0.0.0.0", 5000, [])  # admin exists
     with app.app_context():
         db.session.execute(db.delete(User))
@@ -84,14 +86,14 @@ def test_the_command_serves_every_interface_by_default(monkeypatch, tmp_path, ca
 @pytest.mark.parametrize("typed", ["{code}", "{digits}", " {spaced} "])
 def test_the_setup_code_reads_with_or_without_its_dashes(app, typed):
     with app.app_context():
-        code = accounts.setup_code()
+        code = user_service.setup_code()
         digits = code.replace("-", "")
         spaced = code.replace("-", " ")
-        assert accounts.is_setup_code(typed.format(code=code, digits=digits, spaced=spaced))
-        assert not accounts.is_setup_code(digits[:-1])
-        assert not accounts.is_setup_code(digits[:-1] + str((int(digits[-1]) + 1) % 10))
-        assert not accounts.is_setup_code("")
-        assert not accounts.is_setup_code("１" * 12)  # full-width digits are not the code
+        assert user_service.is_setup_code(typed.format(code=code, digits=digits, spaced=spaced))
+        assert not user_service.is_setup_code(digits[:-1])
+        assert not user_service.is_setup_code(digits[:-1] + str((int(digits[-1]) + 1) % 10))
+        assert not user_service.is_setup_code("")
+        assert not user_service.is_setup_code("１" * 12)  # full-width digits are not the code
 
 
 def test_every_process_of_one_install_has_the_same_setup_code(make_app):
@@ -100,6 +102,6 @@ def test_every_process_of_one_install_has_the_same_setup_code(make_app):
     codes = []
     for key in ("one", "one", "two"):
         with make_app(SECRET_KEY=key).app_context():
-            codes.append(accounts.setup_code())
+            codes.append(user_service.setup_code())
     assert codes[0] == codes[1] != codes[2]
     assert all(len(code) == 14 and code.count("-") == 2 for code in codes)

@@ -5,7 +5,8 @@ from datetime import timedelta
 
 import pytest
 
-from scorekeeper import accounts
+from scorekeeper.accounts import sign_in as sign_in_service
+from scorekeeper.accounts import users as user_service
 from scorekeeper.models import accounts as account_models
 from scorekeeper.models import db, utcnow
 from tests.conftest import run_together
@@ -159,7 +160,7 @@ def _sign_in_from(app, address, username="admin", password="admin-password"):
 
 
 def test_guessing_one_name_from_one_address_is_stopped_but_its_owner_still_signs_in(app):
-    for _ in range(accounts.MAX_ATTEMPTS_PER_NAME):
+    for _ in range(sign_in_service.MAX_ATTEMPTS_PER_NAME):
         assert _sign_in_from(app, "10.0.0.66", password="guess").status_code == 401
     refused = _sign_in_from(app, "10.0.0.66")
     assert refused.status_code == 429
@@ -169,16 +170,16 @@ def test_guessing_one_name_from_one_address_is_stopped_but_its_owner_still_signs
 
 def test_failures_from_one_address_do_not_lock_the_other_accounts_there(app, auth):
     auth.member("viewer", username="Cleo")
-    for index in range(accounts.MAX_ATTEMPTS_PER_NAME):
+    for index in range(sign_in_service.MAX_ATTEMPTS_PER_NAME):
         _sign_in_from(app, "10.0.0.5", username=f"someone-{index}", password="guess")
-    for _ in range(accounts.MAX_ATTEMPTS_PER_NAME - 1):
+    for _ in range(sign_in_service.MAX_ATTEMPTS_PER_NAME - 1):
         _sign_in_from(app, "10.0.0.5", password="typo")
     assert _sign_in_from(app, "10.0.0.5").status_code == 302  # the same club's connection
     assert _sign_in_from(app, "10.0.0.5", "Cleo", "member-password").status_code == 302
 
 
 def test_one_address_guessing_many_names_is_stopped_at_its_looser_limit(app):
-    for index in range(accounts.MAX_ATTEMPTS_PER_ADDRESS):
+    for index in range(sign_in_service.MAX_ATTEMPTS_PER_ADDRESS):
         assert _sign_in_from(app, "10.0.0.9", f"n{index}", "guess").status_code == 401
     assert _sign_in_from(app, "10.0.0.9").status_code == 429
     assert _sign_in_from(app, "10.0.0.10").status_code == 302
@@ -200,8 +201,8 @@ def test_concurrent_guesses_are_all_counted(app, monkeypatch):
         seconds=120,
     )
     assert sorted(set(statuses)) == [401, 429]
-    assert statuses.count(401) == accounts.MAX_ATTEMPTS_PER_NAME
-    assert len(checked) == accounts.MAX_ATTEMPTS_PER_NAME
+    assert statuses.count(401) == sign_in_service.MAX_ATTEMPTS_PER_NAME
+    assert len(checked) == sign_in_service.MAX_ATTEMPTS_PER_NAME
 
 
 # HTTPS and reverse proxies --------------------------------------------------------------
@@ -259,14 +260,14 @@ def _sign_in_through_proxy(app, client_address, password="admin-password"):
 
 def test_behind_a_trusted_proxy_throttling_counts_the_clients_address(make_app):
     app = make_app(PROXY_FIX=1)
-    for _ in range(accounts.MAX_ATTEMPTS_PER_NAME):
+    for _ in range(sign_in_service.MAX_ATTEMPTS_PER_NAME):
         _sign_in_through_proxy(app, "203.0.113.5", "guess")
     assert _sign_in_through_proxy(app, "203.0.113.5").status_code == 429
     assert _sign_in_through_proxy(app, "198.51.100.7").status_code == 302
 
 
 def test_without_the_proxy_setting_a_forged_forwarded_for_does_not_escape_throttling(app):
-    for index in range(accounts.MAX_ATTEMPTS_PER_NAME):
+    for index in range(sign_in_service.MAX_ATTEMPTS_PER_NAME):
         _sign_in_through_proxy(app, f"203.0.113.{index}", "guess")
     assert _sign_in_through_proxy(app, "198.51.100.7").status_code == 429
 
@@ -301,7 +302,7 @@ def _fresh_install(make_app):
 def _setup(app, username: str, password: str):
     """The first administrator's form, with the setup code the terminal printed."""
     with app.app_context():
-        code = accounts.setup_code()
+        code = user_service.setup_code()
     data = {"username": username, "password": password, "confirm": password, "code": code}
     return app.test_client().post("/setup", data=data)
 
@@ -313,7 +314,7 @@ def test_setup_refuses_common_and_overlong_passwords_beside_the_field(make_app, 
     assert response.status_code == 200
     assert message in _error_beside(response.get_data(as_text=True), "password")
     with app.app_context():
-        assert not accounts.has_users()
+        assert not user_service.has_users()
 
 
 def test_setup_refuses_the_username_as_password(make_app):
@@ -345,7 +346,7 @@ def test_changing_to_a_common_or_overlong_password_is_refused_beside_the_field(
     )
     assert message in _error_beside(response.get_data(as_text=True), "pw-password")
     with app.app_context():
-        assert accounts.user_by_name("admin").check_password("admin-password")
+        assert user_service.user_by_name("admin").check_password("admin-password")
 
 
 def test_changing_to_the_username_is_refused_beside_the_field(auth):
@@ -369,7 +370,7 @@ def test_the_command_line_refuses_common_and_overlong_passwords(app, password, m
     assert result.exit_code != 0
     assert message in result.output
     with app.app_context():
-        assert accounts.user_by_name("Dora") is None
+        assert user_service.user_by_name("Dora") is None
 
 
 @pytest.mark.parametrize(("password", "message"), REFUSED_PASSWORDS[:4])
@@ -382,7 +383,7 @@ def test_a_league_admin_adding_a_member_cant_give_a_common_or_overlong_password(
     )
     assert message in _error_beside(response.get_data(as_text=True), "password")
     with app.app_context():
-        assert accounts.user_by_name("Eve") is None
+        assert user_service.user_by_name("Eve") is None
 
 
 # Request size ------------------------------------------------------------------------
@@ -438,7 +439,7 @@ def test_a_page_refuses_a_body_over_the_limit_with_a_page_that_says_so(table, ap
 
 def test_an_import_may_be_larger_than_a_form(table):
     """The import's file has a limit of its own (leagues.MAX_IMPORT_BYTES)."""
-    from scorekeeper import leagues
+    from scorekeeper.league import views as leagues
 
     assert leagues.MAX_IMPORT_BYTES > 2 * 1024 * 1024
     csv = b"x\n" * (1024 * 1024)  # 2 MB of lines: refused as a score card, not for its size

@@ -11,7 +11,10 @@ import pytest
 import sqlalchemy.exc
 from sqlalchemy import select
 
-from scorekeeper import accounts, league_stats, transfer
+from scorekeeper import transfer
+from scorekeeper.accounts import users as user_service
+from scorekeeper.league import service as league_service
+from scorekeeper.league import stats as league_stats
 from scorekeeper.models import AuditEvent, Deal, Game, Player, db
 
 
@@ -26,7 +29,7 @@ def words(page: str) -> str:
 
 def new_league_with_admin(app, auth, name):
     with app.app_context():
-        slug = accounts.create_league(name).slug
+        slug = league_service.create_league(name).slug
         db.session.remove()
     return slug, auth.member("admin", league=slug, username=f"admin-of-{slug}")
 
@@ -36,7 +39,7 @@ def test_an_imported_payment_says_who_imported_it_not_who_the_file_names(
     app, table, client, auth, wikipedia_card
 ):
     with app.app_context():
-        accounts.create_user("root", "root-password-long", admin=True)
+        user_service.create_user("root", "root-password-long", admin=True)
     game = table.start_game()
     for out, scores, stars in wikipedia_card:
         table.record(game, out, scores, stars)
@@ -182,7 +185,7 @@ def import_peak(app, table, path) -> int:
     """The most memory (bytes, by tracemalloc) that uploading, checking and saving the
     file into a league of its own took."""
     with app.app_context():
-        slug = accounts.create_league(path.stem).slug
+        slug = league_service.create_league(path.stem).slug
         db.session.remove()
     with path.open("rb") as file:
         tracemalloc.start()

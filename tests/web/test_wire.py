@@ -8,7 +8,7 @@ from pathlib import Path
 import brotli
 import pytest
 
-from scorekeeper import assets
+from scorekeeper.web import assets
 
 STATIC_URL = re.compile(r'(?:href|src)="(/static/[^"]+)"')
 

@@ -1,0 +1,1 @@
+"""Accounts: signing in and out, users, API tokens, and who may do what."""

@@ -1,0 +1,202 @@
+"""Accounts: the first administrator, signing in and out, password and API tokens."""
+
+from urllib.parse import urlsplit
+
+from flask import (
+    Blueprint,
+    abort,
+    current_app,
+    flash,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from flask_login import LoginManager, current_user, login_required, login_user, logout_user
+from werkzeug.wrappers import Response
+
+from scorekeeper.accounts import sign_in as sign_in_service
+from scorekeeper.accounts import tokens as token_service
+from scorekeeper.accounts import users as user_service
+from scorekeeper.accounts.forms import ChangePasswordForm, LoginForm, SetupForm, TokenForm
+from scorekeeper.errors import ServiceError
+from scorekeeper.i18n import gettext
+from scorekeeper.models import User
+from scorekeeper.web.forms import ButtonForm
+
+bp = Blueprint("auth", __name__)
+login_manager = LoginManager()
+login_manager.login_view = "auth.login"
+login_manager.login_message = "Sign in to do that."
+login_manager.localize_callback = gettext  # the message is worded as it is flashed
+
+
+@login_manager.user_loader
+def load_user(session_key: str) -> User | None:
+    """The signed-in user of a session that has not ended (see ``User.get_id``)."""
+    return sign_in_service.user_for_session(session_key)
+
+
+def _sign_in(user: User, *, remember: bool) -> None:
+    """Start a session of the user's own on this browser: a new key, new cookies."""
+    login_user(user.in_session(sign_in_service.start_session(user.id)), remember=remember)
+
+
+def _sign_out() -> None:
+    """End this browser's session on the server too, then forget it here."""
+    sign_in_service.end_session(current_user.get_id() if current_user.is_authenticated else None)
+    logout_user()
+
+
+def _safe_next(target: str | None) -> str:
+    """Only a path on this site: never send a signed-in user elsewhere."""
+    if target and target.startswith("/") and not target.startswith("//"):
+        parts = urlsplit(target)
+        if not parts.scheme and not parts.netloc:
+            return target
+    return url_for("table.home")
+
+
+@bp.route("/setup", methods=["GET", "POST"])
+def setup() -> str | Response:
+    """On a fresh install, create the first administrator."""
+    if user_service.has_users():
+        abort(404)
+    form = SetupForm()
+    if form.validate_on_submit():
+        try:
+            user = user_service.create_first_admin(
+                form.username.data or "", form.password.data or ""
+            )
+        except ServiceError as error:
+            field = form.password if error.field == "password" else form.username
+            field.errors = [error.message]
+        else:
+            _sign_in(user, remember=True)
+            flash(
+                gettext(
+                    "Welcome, %(name)s. You administer this site and its first league.",
+                    name=user.username,
+                )
+            )
+            return redirect(url_for("table.home"))
+    return render_template("auth/setup.html", form=form)
+
+
+@bp.route("/login", methods=["GET", "POST"])
+def login() -> tuple[str, int] | Response:
+    """Sign in; "keep me signed in" lasts for weeks on a phone at the table."""
+    form = LoginForm()
+    status = 200
+    if form.validate_on_submit():
+        try:
+            user = sign_in_service.authenticate(
+                form.username.data or "", form.password.data or "", request.remote_addr
+            )
+        except ServiceError as error:
+            form.password.errors = [error.message]
+            status = 429
+        else:
+            if user is not None:
+                _sign_in(user, remember=form.remember.data)
+                return redirect(_safe_next(request.args.get("next")))
+            form.password.errors = [gettext("The username or password is wrong.")]
+            status = 401
+    return render_template("auth/login.html", form=form), status
+
+
+@bp.post("/logout")
+def logout() -> Response:
+    """Sign out (a POST with a CSRF token, so no other site can sign anyone out)."""
+    if not ButtonForm().validate_on_submit():
+        abort(400)
+    _sign_out()
+    flash(gettext("You are signed out."))
+    return redirect(url_for("table.home"))
+
+
+@bp.post("/account/sign-out-everywhere")
+@login_required
+def sign_out_everywhere() -> Response:
+    """End every session of this user: other phones, and copies of any cookie."""
+    if not ButtonForm().validate_on_submit():
+        abort(400)
+    sign_in_service.end_all_sessions(current_user.id)
+    logout_user()
+    flash(gettext("You are signed out everywhere."))
+    return redirect(url_for("table.home"))
+
+
+@bp.route("/account", methods=["GET", "POST"])
+@login_required
+def account() -> str | Response:
+    """Change the password; create and revoke API tokens."""
+    password_form = ChangePasswordForm(prefix="pw")
+    token_form = TokenForm(prefix="token")
+    if password_form.submit.data and password_form.validate_on_submit():
+        try:
+            user_service.change_password(
+                current_user.id, password_form.current.data or "", password_form.password.data or ""
+            )
+        except ServiceError as error:
+            field = password_form.password if error.field == "password" else password_form.current
+            field.errors = [error.message]
+        else:
+            # Every session ended with the old password; this browser gets a new one.
+            remembered = current_app.config.get("REMEMBER_COOKIE_NAME", "remember_token")
+            _sign_in(current_user, remember=remembered in request.cookies)
+            flash(gettext("Your password is changed. You are signed out everywhere else."))
+            return redirect(url_for(".account"))
+    elif token_form.submit.data and token_form.validate_on_submit():
+        # Shown once, in the answer to this POST: never in the session cookie, which its
+        # holder can read, nor in any cache.
+        new_token = token_service.create_token(current_user.id, token_form.name.data or "")
+        empty_form = TokenForm(prefix="token", formdata=None)
+        response = make_response(_account_page(password_form, empty_form, new_token), 201)
+        response.headers["Cache-Control"] = "no-store"
+        return response
+    return _account_page(password_form, token_form)
+
+
+def _account_page(
+    password_form: ChangePasswordForm, token_form: TokenForm, new_token: str | None = None
+) -> str:
+    return render_template(
+        "auth/account.html",
+        password_form=password_form,
+        token_form=token_form,
+        tokens=token_service.tokens_of(current_user.id),
+        new_token=new_token,
+    )
+
+
+@bp.post("/account/tokens/<int:token_id>/revoke")
+@login_required
+def revoke_token(token_id: int) -> Response:
+    """Revoke one of the user's API tokens."""
+    if not ButtonForm().validate_on_submit():
+        abort(400)
+    try:
+        token_service.revoke_token(current_user.id, token_id)
+    except ServiceError:
+        abort(404)
+    flash(gettext("The token is revoked."))
+    return redirect(url_for(".account"))
+
+
+def first_visit_offers_setup() -> Response | None:
+    """Until the first administrator exists, every page leads to creating one."""
+    state = current_app.extensions.setdefault("scorekeeper", {})
+    if state.get("has_users") or request.endpoint in ("auth.setup", "static", "i18n.set_language"):
+        return None
+    from scorekeeper.api import is_api_request
+
+    if is_api_request():
+        return None
+    from scorekeeper.accounts.users import has_users
+
+    if has_users():
+        state["has_users"] = True  # accounts are never all deleted: no need to ask again
+        return None
+    return redirect(url_for("auth.setup"))

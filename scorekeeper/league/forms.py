@@ -1,0 +1,131 @@
+"""The league pages' forms: seasons, imports, and settling up between two players."""
+
+from flask_wtf.file import FileField, FileRequired
+from wtforms import (
+    BooleanField,
+    DateField,
+    IntegerField,
+    PasswordField,
+    RadioField,
+    SelectChoice,
+    StringField,
+    SubmitField,
+)
+from wtforms.validators import (
+    DataRequired,
+    InputRequired,
+    Length,
+    NumberRange,
+    ValidationError,
+)
+from wtforms.widgets import HiddenInput
+
+from scorekeeper.i18n import gettext
+from scorekeeper.i18n import lazy_gettext as _l
+from scorekeeper.league.queries import MAX_ID
+from scorekeeper.league.seasons import LAST_SEASON_DAY, MAX_SEASON_NAME
+from scorekeeper.messages import ROLE_LABELS
+from scorekeeper.models import Role
+from scorekeeper.table.forms import RulesForm
+from scorekeeper.values import EARLIEST_DAY
+from scorekeeper.web.forms import Form, squeezed, visible
+
+#: A browser's date picker offers only the days a season may have (seasons.check_season).
+SEASON_DAYS = {"min": EARLIEST_DAY.isoformat(), "max": LAST_SEASON_DAY.isoformat()}
+
+
+class SeasonForm(Form):
+    name = StringField(
+        _l("Name"),
+        validators=[
+            DataRequired(message=_l("Give the season a name.")),
+            Length(
+                max=MAX_SEASON_NAME,
+                message=_l("At most %(most)s characters.", most=MAX_SEASON_NAME),
+            ),
+            visible,
+        ],
+        filters=[squeezed],
+    )
+    starts_on = DateField(
+        _l("First day"),
+        validators=[InputRequired(message=_l("Give the first day, like 2025-01-31."))],
+        render_kw=SEASON_DAYS,
+    )
+    ends_on = DateField(
+        _l("Last day"),
+        validators=[InputRequired(message=_l("Give the last day, like 2025-12-31."))],
+        render_kw=SEASON_DAYS,
+    )
+    submit = SubmitField(_l("Save the season"))
+
+    def validate_ends_on(self, field: DateField) -> None:
+        if self.starts_on.data and field.data and field.data < self.starts_on.data:
+            raise ValidationError(gettext("The season can't end before it starts."))
+
+
+IMPORT_FORMATS = [
+    SelectChoice("csv", _l("Paper score cards (CSV, one row per deal)")),
+    SelectChoice("json", _l("A league exported as JSON (into a league without games)")),
+]
+
+
+class ImportForm(Form):
+    file = FileField(_l("File"), validators=[FileRequired(message=_l("Choose a file to import."))])
+    format = RadioField(_l("What the file holds"), choices=IMPORT_FORMATS, default="csv")
+    submit = SubmitField(_l("Check and import"))
+
+
+class SettleForm(Form):
+    """Mark the unpaid games between two players paid, as the page showed them."""
+
+    # What the page showed: the newest unpaid game, how many there were and the net amount
+    # owed to the first player, so that a game added or changed since is not paid unseen.
+    through = IntegerField(
+        widget=HiddenInput(), validators=[InputRequired(), NumberRange(1, MAX_ID)]
+    )
+    count = IntegerField(widget=HiddenInput(), validators=[InputRequired(), NumberRange(1)])
+    net = IntegerField(widget=HiddenInput(), validators=[InputRequired()])
+    submit = SubmitField(_l("Mark paid"))
+
+
+class LeagueDefaultsForm(RulesForm):
+    """The rules and stakes a league's new games start from."""
+
+    save_defaults = SubmitField(_l("Save the defaults"))
+
+
+ROLE_CHOICES = [SelectChoice(str(int(role)), ROLE_LABELS[role]) for role in reversed(Role)]
+
+
+class LeagueForm(Form):
+    name = StringField(
+        _l("League name"),
+        validators=[DataRequired(message=_l("Name the league.")), Length(max=60), visible],
+        filters=[squeezed],
+    )
+    public = BooleanField(_l("Public: anyone may read its games and standings"))
+    submit = SubmitField(_l("Save"))
+
+
+class MemberForm(Form):
+    username = StringField(
+        _l("Username"),
+        validators=[DataRequired(message=_l("Enter a username.")), Length(max=40), visible],
+        filters=[squeezed],
+    )
+    role = RadioField(_l("Role"), choices=ROLE_CHOICES, default=str(int(Role.SCOREKEEPER)))
+    password = PasswordField(
+        _l("Password for a new account"),
+        description=_l(
+            "Only when the username has no account yet: it is created with this password."
+        ),
+    )
+    submit = SubmitField(_l("Add member"))
+
+
+class RoleForm(Form):
+    role = RadioField(
+        _l("Role"), choices=[*ROLE_CHOICES, SelectChoice("remove", _l("Remove from the league"))]
+    )
+    submit = SubmitField(_l("Change"))

@@ -1,0 +1,136 @@
+"""League administration: new leagues, settings, members and their roles."""
+
+from flask import Blueprint, abort, flash, redirect, render_template, url_for
+from werkzeug.wrappers import Response
+
+from scorekeeper.accounts import users as user_service
+from scorekeeper.accounts.permissions import acting_user, require_role, require_site_admin
+from scorekeeper.errors import ServiceError
+from scorekeeper.i18n import gettext
+from scorekeeper.league import service as league_service
+from scorekeeper.league.forms import LeagueDefaultsForm, LeagueForm, MemberForm, RoleForm
+from scorekeeper.messages import role_label
+from scorekeeper.models import League, Role, User, db
+
+bp = Blueprint("admin", __name__)
+
+
+def _league_for_admin(slug: str) -> League:
+    league = league_service.league_by_slug(slug)
+    if league is None:
+        abort(404)
+    require_role(league, Role.ADMIN)
+    return league
+
+
+@bp.route("/leagues/new", methods=["GET", "POST"])
+def new_league() -> str | Response:
+    """A site administrator creates a league."""
+    require_site_admin()
+    form = LeagueForm(data={"public": True})
+    if form.validate_on_submit():
+        user = acting_user()
+        try:
+            league = league_service.create_league(
+                form.name.data or "", public=form.public.data, owner_id=user.id if user else None
+            )
+        except ServiceError as error:
+            form.name.errors = [error.message]
+        else:
+            flash(gettext("%(league)s is ready.", league=league.name))
+            return redirect(url_for(".settings", slug=league.slug))
+    return render_template("admin/new_league.html", form=form)
+
+
+@bp.route("/leagues/<slug>/settings", methods=["GET", "POST"])
+def settings(slug: str) -> str | Response:
+    """The league's name, whether outsiders may read it, and its defaults for new games."""
+    league = _league_for_admin(slug)
+    form = LeagueForm(obj=league, prefix="league")
+    defaults = LeagueDefaultsForm.from_defaults(league.defaults, prefix="defaults")
+    if filled := defaults.refilled(
+        gettext("save the defaults"),
+        prefix="defaults",
+        small=defaults.small.data,
+        big=defaults.big.data,
+    ):
+        defaults = filled
+    elif form.submit.data and form.validate_on_submit():
+        try:
+            league_service.update_league(
+                league.id,
+                name=form.name.data or "",
+                public=form.public.data,
+                defaults=league.defaults,
+            )
+        except ServiceError as error:
+            form.name.errors = [error.message]
+        else:
+            flash(gettext("The league settings are saved."))
+            return redirect(url_for(".settings", slug=slug))
+    elif defaults.save_defaults.data and defaults.validate_on_submit():
+        league_service.update_league(
+            league.id, name=league.name, public=league.public, defaults=defaults.defaults
+        )
+        flash(gettext("New games in this league will start from these rules and stakes."))
+        return redirect(url_for(".settings", slug=slug))
+    return render_template("admin/settings.html", league=league, form=form, defaults=defaults)
+
+
+@bp.route("/leagues/<slug>/members", methods=["GET", "POST"])
+def members(slug: str) -> str | Response:
+    """Who belongs to the league, with what role; add a member (creating the account)."""
+    league = _league_for_admin(slug)
+    form = MemberForm()
+    if form.validate_on_submit():
+        username, role = form.username.data or "", Role(int(form.role.data))
+        user = user_service.user_by_name(username)
+        try:
+            if user is None:
+                if not form.password.data:
+                    raise ServiceError(
+                        gettext(
+                            "%(name)s has no account yet: give a password to create one.",
+                            name=username,
+                        ),
+                        field="password",
+                    )
+                user = user_service.create_user(username, form.password.data)
+            league_service.set_membership(league.id, user.id, role)
+        except ServiceError as error:
+            field = form.password if error.field == "password" else form.username
+            field.errors = [error.message]
+        else:
+            flash(
+                gettext(
+                    "%(name)s is now %(role)s of %(league)s.",
+                    name=user.username,
+                    role=role_label(role).lower(),
+                    league=league.name,
+                )
+            )
+            return redirect(url_for(".members", slug=slug))
+    return render_template(
+        "admin/members.html",
+        league=league,
+        form=form,
+        members=league_service.members(league.id),
+        role_form=RoleForm,
+    )
+
+
+@bp.post("/leagues/<slug>/members/<int:user_id>")
+def change_member(slug: str, user_id: int) -> Response:
+    """Change a member's role, or remove them from the league."""
+    league = _league_for_admin(slug)
+    user = db.get_or_404(User, user_id)
+    form = RoleForm(prefix=f"m{user.id}")
+    if not form.validate_on_submit() or form.role.data is None:
+        abort(400)
+    role = None if form.role.data == "remove" else Role(int(form.role.data))
+    league_service.set_membership(league.id, user.id, role)
+    if role is None:
+        flash(gettext("%(name)s: removed.", name=user.username))
+    else:
+        flash(gettext("%(name)s: %(role)s.", name=user.username, role=role_label(role).lower()))
+    return redirect(url_for(".members", slug=slug))

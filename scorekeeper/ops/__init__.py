@@ -1,0 +1,1 @@
+"""Running the app: the server a phone reaches, the command line, backups."""

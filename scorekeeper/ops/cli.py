@@ -1,0 +1,114 @@
+"""Command-line tools: ``flask --app scorekeeper ...``."""
+
+import click
+from flask import Flask, current_app
+from flask.cli import AppGroup, with_appcontext
+
+from scorekeeper import database
+from scorekeeper.accounts import tokens as token_service
+from scorekeeper.accounts import users as user_service
+from scorekeeper.errors import ServiceError
+from scorekeeper.league.service import ensure_default_league
+from scorekeeper.ops import backup
+
+
+@click.command("init-db")
+@with_appcontext
+def init_db_command() -> None:
+    """Create or upgrade the database schema and the default league."""
+    database.migrate_and_seed(current_app, seed=ensure_default_league)
+    click.echo("The database is up to date.")
+
+
+@click.group("user", cls=AppGroup)
+def user_group() -> None:
+    """Manage user accounts."""
+
+
+@user_group.command("create")
+@click.argument("username")
+@click.option("--admin", is_flag=True, help="A site administrator (admin of every league).")
+@click.option(
+    "--password",
+    prompt=True,
+    hide_input=True,
+    confirmation_prompt=True,
+    help="Asked for when not given.",
+)
+def create_user_command(username: str, admin: bool, password: str) -> None:
+    """Create an account."""
+    try:
+        user = user_service.create_user(username, password, admin=admin)
+    except ServiceError as error:
+        raise click.ClickException(error.message) from None
+    kind = "site administrator" if admin else "user"
+    click.echo(f"Created {kind} {user.username}.")
+
+
+@click.command("setup-code")
+@with_appcontext
+def setup_code_command() -> None:
+    """Print the code the setup page asks for to create the first administrator."""
+    if user_service.has_users():
+        raise click.ClickException("This site already has an administrator: sign in instead.")
+    click.echo(f"Setup code: {user_service.setup_code()}")
+
+
+@click.group("token", cls=AppGroup)
+def token_group() -> None:
+    """Manage API tokens."""
+
+
+@token_group.command("create")
+@click.argument("username")
+@click.option("--name", default="command line", help="What the token is for.")
+def create_token_command(username: str, name: str) -> None:
+    """Print a new API token for USERNAME (the last word of the output)."""
+    user = user_service.user_by_name(username)
+    if user is None:
+        raise click.ClickException(f"There is no user {username}.")
+    token = token_service.create_token(user.id, name)
+    click.echo(f"API token for {user.username}: {token}")
+
+
+@click.command("backup")
+@with_appcontext
+@click.argument("file", type=click.Path(dir_okay=False))
+def backup_command(file: str) -> None:
+    """Write a consistent copy of the database to FILE while the app runs.
+
+    FILE ending in .json gets a portable dump (any database); otherwise an
+    SQLite database is copied with SQLite's online backup.
+    """
+    try:
+        summary = backup.backup(file)
+    except backup.BackupError as error:
+        raise click.ClickException(str(error)) from None
+    click.echo(f"Backed up to {file}: {summary}.")
+
+
+@click.command("restore")
+@with_appcontext
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.option("--yes", is_flag=True, help="Don't ask before replacing every row.")
+def restore_command(file: str, yes: bool) -> None:
+    """Replace the database's contents with a backup made by ``backup``."""
+    if not yes:
+        click.confirm("This replaces everything in the database. Go on?", abort=True)
+    try:
+        summary = backup.restore(file)
+    except backup.BackupError as error:
+        raise click.ClickException(str(error)) from None
+    click.echo(f"Restored from {file}: {summary}.")
+
+
+def init_app(app: Flask) -> None:
+    for command in (
+        init_db_command,
+        user_group,
+        setup_code_command,
+        token_group,
+        backup_command,
+        restore_command,
+    ):
+        app.cli.add_command(command)

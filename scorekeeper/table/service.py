@@ -1,0 +1,527 @@
+"""A game: start it, record, fix and take back deals, settle it (load -> engine -> persist)."""
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import inspect, select
+from sqlalchemy.orm import contains_eager, joinedload
+from sqlalchemy.orm.attributes import set_committed_value
+from sqlalchemy.orm.util import identity_key
+
+from scorekeeper import audit
+from scorekeeper.accounts.permissions import current_actor
+from scorekeeper.database import insert, writing
+from scorekeeper.engine import (
+    DealAfterEnd,
+    Rules,
+    Scorecard,
+    Seat,
+    Settlement,
+    Stakes,
+    Tally,
+    format_money,
+    replay,
+    settle,
+)
+from scorekeeper.errors import Conflict, NotFound, ServiceError, StaleVersion
+from scorekeeper.i18n import gettext
+from scorekeeper.league import stats as league_stats
+from scorekeeper.league.players import _new_player, clean_player_name, find_player
+from scorekeeper.models import (
+    FINISHED,
+    IN_PROGRESS,
+    AuditEvent,
+    Deal,
+    Game,
+    League,
+    Player,
+    SubmissionToken,
+    db,
+    utcnow,
+)
+from scorekeeper.table.counted_cards import CountedCards
+
+
+def _seat_name(index: int, name: str) -> str:
+    """The name of the player in seat ``index``; its ServiceError names that seat."""
+    try:
+        return clean_player_name(name)
+    except ServiceError as error:
+        raise ServiceError(error.message, field=f"players.{index}") from None
+
+
+def start_game(
+    league_id: int,
+    names: tuple[str, str],
+    rules: Rules,
+    stakes: Stakes,
+    first_dealer: Seat | None = None,
+    *,
+    create_players: bool = True,
+) -> Game:
+    """A new game between two different players, with its own copy of rules and stakes.
+
+    Names that aren't players of the league yet become players when
+    ``create_players`` is set; otherwise they are an error.
+    """
+    cleaned = tuple(_seat_name(index, name) for index, name in enumerate(names))
+    if Player.key(cleaned[0]) == Player.key(cleaned[1]):
+        raise ServiceError(gettext("Choose two different players."), field="players.1")
+    with writing():
+        seats = []
+        for index, name in enumerate(cleaned):
+            player = find_player(league_id, name)
+            if player is None and not create_players:
+                raise ServiceError(
+                    gettext("%(name)s is not a player in this league.", name=name),
+                    f"players.{index}",
+                )
+            seats.append(player or _new_player(league_id, name))
+        game = Game(
+            league_id=league_id,
+            player0=seats[0],
+            player1=seats[1],
+            first_dealer=int(
+                first_dealer if first_dealer is not None else random.choice(list(Seat))
+            ),
+        )
+        game.rules = rules
+        game.stakes = stakes
+        db.session.add(game)
+    return game
+
+
+def rematch(game_id: int, *, token: str | None = None) -> tuple[Game, bool]:
+    """The next game after a finished one: the same league, players (in the same seats),
+    rules and stakes. Returns the new game and whether this call started it.
+
+    **Decision** (RULES.md is silent on a following game): the first deal goes to the
+    player who did not deal first last game, so over an evening the first deal alternates
+    as the deal does within a game. A ``token`` seen before (a double tap) starts nothing:
+    the game it started is returned; so is a rematch another phone started, while it has
+    no deal yet.
+    """
+    with writing():
+        # Locked first, so a retry of the same tap waits for this one and then sees its token.
+        game = _game_for_update(game_id, settled_ok=True)
+        if token and (seen := db.session.get(SubmissionToken, token)) is not None:
+            started = db.session.get(Game, seen.game_id)
+            if started is not None and started.league_id == game.league_id:
+                return started, False
+            raise Conflict(gettext("This button was already used; reload the page."))
+        if not game.finished:
+            raise Conflict(gettext("Only a finished game can be played again."))
+        if (waiting := _rematch_started(game)) is not None:
+            return waiting, False  # from another phone: one rematch, not two
+        new = Game(
+            league_id=game.league_id,
+            player0_id=game.player0_id,
+            player1_id=game.player1_id,
+            first_dealer=1 - game.first_dealer,
+        )
+        new.rules = game.rules
+        new.stakes = game.stakes
+        db.session.add(new)
+        db.session.flush()  # its id, for the token
+        if token:
+            db.session.add(SubmissionToken(token=token, game_id=new.id))
+    return new, True
+
+
+def _rematch_started(game: Game) -> Game | None:
+    """A game of the same two in the same seats, rules and stakes, started since ``game``
+    ended and still without a deal: the rematch someone has already started."""
+    found = db.session.scalars(
+        select(Game)
+        .where(
+            Game.league_id == game.league_id,
+            Game.player0_id == game.player0_id,
+            Game.player1_id == game.player1_id,
+            Game.status == IN_PROGRESS,
+            Game.deal_count == 0,
+            Game.created_at >= game.finished_at,
+        )
+        .order_by(Game.id)
+    )
+    return next((g for g in found if g.rules == game.rules and g.stakes == game.stakes), None)
+
+
+def scorecard(game: Game) -> Scorecard:
+    """The game's score card, replayed by the engine from its stored deals."""
+    return replay(game.rules, Seat(game.first_dealer), [deal.tally for deal in game.deals])
+
+
+def settlement(game: Game, card: Scorecard | None = None) -> Settlement | None:
+    card = card or scorecard(game)
+    return settle(card, game.stakes) if card.finished else None
+
+
+def _game_for_update(game_id: int, version: int | None = None, *, settled_ok: bool = False) -> Game:
+    """The game with its players, checked against a stale page and, unless ``settled_ok``,
+    against a settled (locked) game.
+
+    On PostgreSQL the statement locks the game's league, then the game: one writer of a
+    league's games and derived rows at a time (:mod:`league_stats` relies on it), in one
+    round trip. The league is named first in ``OF``, which is the order the rows are
+    locked in, so a writer never holds a game while it waits for its league (two that did
+    could each wait for the other, as when several games are marked paid at once).
+    ``FOR NO KEY UPDATE``: rows that refer to the league or the game (an audit event, a
+    deal) only take key-share locks, which it lets through. The deals are read when first
+    asked for, in a statement of their own: one joined here would be read as it was before
+    the statement waited for the locks (PostgreSQL rereads only the locked rows).
+    """
+    game = (
+        db.session.scalars(
+            select(Game)
+            .join(Game.league)
+            .where(Game.id == game_id)
+            .options(
+                contains_eager(Game.league),
+                joinedload(Game.player0, innerjoin=True),
+                joinedload(Game.player1, innerjoin=True),
+            )
+            .with_for_update(key_share=True, of=[League, Game])
+            .execution_options(populate_existing=True)
+        )
+        .unique()
+        .first()
+    )
+    if game is None:
+        raise NotFound(gettext("There is no such game."))
+    _check_version(game, version)
+    if game.locked and not settled_ok:
+        raise Conflict(
+            gettext(
+                "This game is settled: its payment is marked paid, so it is locked. "
+                "A league admin can unlock it."
+            )
+        )
+    return game
+
+
+def _check_version(game: Game, version: int | None) -> None:
+    if version is not None and version != game.version:
+        raise StaleVersion(
+            gettext(
+                "The score card changed since this page was loaded (another phone?). "
+                "Here it is as it stands now; enter your change again if it is still needed."
+            )
+        )
+
+
+def derived_columns(card: Scorecard, stakes: Stakes) -> dict[str, Any]:
+    """The game's derived columns as its score card says them (all but ``finished_at``).
+
+    Pure: the write path below stores them, and bulk loaders (``bench.generate``) use it
+    to set the very same values without a write per deal.
+    """
+    return {
+        "deal_count": len(card.lines),
+        "total0": card.totals[0],
+        "total1": card.totals[1],
+        "stars0": card.stars[0],
+        "stars1": card.stars[1],
+        "chapeaux0": card.chapeaux[0],
+        "chapeaux1": card.chapeaux[1],
+        "winner_seat": None if card.winner is None else int(card.winner),
+        "status": FINISHED if card.finished else IN_PROGRESS,
+        "amount_due": settle(card, stakes).total if card.finished else None,
+    }
+
+
+def _refresh(game: Game, tallies: Sequence[Tally]) -> None:
+    """Check the deals with the engine and store what they say about the game."""
+    try:
+        card = replay(game.rules, Seat(game.first_dealer), tallies)
+    except DealAfterEnd as error:
+        raise Conflict(
+            gettext(
+                "With this change the game would end at deal %(number)s, but later deals "
+                "follow it. Delete the later deals first, then make this change.",
+                number=error.ended_at,
+            )
+        ) from None
+    was_finished = game.finished
+    for name, value in derived_columns(card, game.stakes).items():
+        setattr(game, name, value)
+    if card.finished and not was_finished:
+        game.finished_at = utcnow()
+        winner = game.player(int(card.winner or 0)).name
+        audit.record(
+            game,
+            "game_finished",
+            f"{winner} won after deal {len(card.lines)}.",
+            after={"winner": game.winner_seat, "amount_due": game.amount_due},
+        )
+    elif not card.finished:
+        game.finished_at = None
+        if was_finished:
+            audit.record(
+                game,
+                "game_reopened",
+                "The game is in progress again.",
+                before={"status": FINISHED},
+                after={"status": IN_PROGRESS},
+            )
+    game.version += 1
+    # Standings, ratings, head-to-head: same transaction.
+    league_stats.game_changed(game, was_finished=was_finished)
+
+
+def record_deal(
+    game_id: int,
+    tally: Tally,
+    *,
+    version: int | None = None,
+    token: str | None = None,
+    cards: CountedCards | None = None,
+) -> tuple[Game, bool]:
+    """Add the next deal. Returns the game and whether this call recorded it.
+
+    A token seen before means the same submission arrived twice (a double tap,
+    a retry): nothing is recorded the second time. A finished game takes no
+    more deals. ``cards``, the cards the tally was counted from, are kept with
+    the deal only if they count to exactly ``tally`` (:func:`_kept_cards`).
+    """
+    read = _deals_read(game_id)
+    with writing():
+        game = _game_for_update(game_id)  # taken first, so a concurrent retry sees our token
+        if token and not _first_use(token, game_id):
+            return game, False
+        _check_version(game, version)
+        if game.finished:
+            raise Conflict(gettext("The game is over: it takes no more deals."))
+        if read is not None and read[0] == game.version:
+            earlier = read[1]  # every change to the deals changes the version
+        else:
+            earlier = [deal.tally for deal in game.deals]
+        tallies = [*earlier, tally]
+        deal = Deal(game_id=game.id, number=len(tallies))
+        deal.tally = tally
+        deal.cards = _kept_cards(tally, cards)
+        audit.record(
+            game,
+            "deal_recorded",
+            f"Deal {deal.number} recorded.",
+            after=audit.tally_values(deal.number, tally),
+        )
+        _refresh(game, tallies)
+        db.session.add(deal)
+        committed = {"deal_count": game.deal_count, "version": game.version}
+    # The commit expired the game; what the caller reads next ("Deal 12 saved.") is what
+    # this transaction just wrote, so it is set back rather than loaded again.
+    for name, value in committed.items():
+        set_committed_value(game, name, value)
+    return game, True
+
+
+def _deals_read(game_id: int) -> tuple[int, list[Tally]] | None:
+    """The game's version and deals as this request has read them already, if it has (the
+    page's view loads the game with its deals). A write that finds the game still at that
+    version needn't read its deals again."""
+    game = db.session.identity_map.get(identity_key(Game, game_id))
+    if game is None:
+        return None
+    loaded = inspect(game).dict
+    if "version" not in loaded or "deals" not in loaded:
+        return None
+    return game.version, [deal.tally for deal in game.deals]
+
+
+def _first_use(token: str, game_id: int) -> bool:
+    """Keep the submission's token; False if it was kept before (the same deal sent again).
+    A change that is then refused rolls the token back with it."""
+    kept = insert(SubmissionToken).values(token=token, game_id=game_id)
+    return (
+        db.session.scalar(kept.on_conflict_do_nothing().returning(SubmissionToken.token))
+        is not None
+    )
+
+
+def _deal(game: Game, number: int) -> Deal:
+    if not 1 <= number <= len(game.deals):
+        raise NotFound(gettext("This game has no deal %(number)s.", number=number))
+    return game.deals[number - 1]
+
+
+def _kept_cards(tally: Tally, cards: CountedCards | None) -> dict[str, Any] | None:
+    """The cards to store with a deal: only cards that count to exactly its tally.
+
+    Cards come back from a page's hidden field, so they are counted again here;
+    when the scorekeeper changed the numbers after counting, the typed tally wins
+    and no cards are kept.
+    """
+    return cards.to_json() if cards is not None and cards.agrees_with(tally) else None
+
+
+def edit_deal(
+    game_id: int,
+    number: int,
+    tally: Tally,
+    *,
+    version: int | None = None,
+    cards: CountedCards | None = None,
+) -> Game:
+    """Correct any deal; everything after it is recomputed.
+
+    A deal corrected by typing (no ``cards``) loses the cards it was counted from.
+    """
+    with writing():
+        game = _game_for_update(game_id, version)
+        deal = _deal(game, number)
+        tallies = [d.tally for d in game.deals]
+        before = audit.tally_values(number, deal.tally)
+        tallies[number - 1] = tally
+        audit.record(
+            game,
+            "deal_edited",
+            f"Deal {number} corrected.",
+            before=before,
+            after=audit.tally_values(number, tally),
+        )
+        _refresh(game, tallies)
+        deal.tally = tally
+        deal.cards = _kept_cards(tally, cards)
+    return game
+
+
+def delete_deal(game_id: int, number: int, *, version: int | None = None) -> Game:
+    """Remove any deal; later deals move up one number."""
+    with writing():
+        game = _game_for_update(game_id, version)
+        deal = _deal(game, number)
+        remaining = [d for d in game.deals if d is not deal]
+        audit.record(
+            game,
+            "deal_deleted",
+            f"Deal {number} deleted; later deals moved up.",
+            before=audit.tally_values(number, deal.tally),
+        )
+        _refresh(game, [d.tally for d in remaining])
+        game.deals.remove(deal)
+        db.session.flush()  # free the number before the later deals take it
+        for new_number, later in enumerate(remaining, start=1):
+            later.number = new_number
+    return game
+
+
+def undo_last_deal(game_id: int, *, version: int | None = None) -> Game:
+    """Take back the most recent deal: one tap at the table."""
+    game = db.session.get(Game, game_id)
+    if game is None:
+        raise NotFound(gettext("There is no such game."))
+    if not game.deal_count:
+        raise Conflict(gettext("There is no deal to undo."))
+    return delete_deal(game_id, game.deal_count, version=version)
+
+
+#: The audit actions of which every write to a game leaves exactly one (and moves its
+#: version one on); "game finished" and "in progress again" come along with one of them.
+ONE_PER_WRITE = ("deal_recorded", "deal_edited", "deal_deleted", "payment_marked", "game_unlocked")
+
+
+@dataclass(frozen=True)
+class StaleSave:
+    """A deal or a correction refused because the game changed since its page was loaded."""
+
+    #: What changed since that page, oldest first (who did it and when, from the audit trail).
+    changes: list[AuditEvent]
+    #: The deal typed and refused (None for a correction: its page shows it).
+    typed: Tally | None = None
+    #: The deal already on the card with exactly the tally typed, recorded since: a duplicate.
+    duplicate: int | None = None
+
+
+def stale_save(game: Game, version: int | None, tally: Tally | None = None) -> StaleSave:
+    """What changed in ``game`` since the page that showed ``version``, and which deal
+    recorded since then (and still on the card as it was recorded) ``tally`` would repeat."""
+    missed = game.version - version if version is not None else 0
+    changes = list(
+        db.session.scalars(
+            select(AuditEvent)
+            .where(AuditEvent.game_id == game.id, AuditEvent.action.in_(ONE_PER_WRITE))
+            .order_by(AuditEvent.id.desc())
+            .limit(max(missed, 0))
+            .options(joinedload(AuditEvent.user))
+        )
+    )[::-1]
+    duplicate = None
+    for event in changes if tally is not None else []:
+        number = event.after["number"] if event.action == "deal_recorded" and event.after else 0
+        if 1 <= number <= len(game.deals) and game.deals[number - 1].tally == tally:
+            duplicate = number
+    return StaleSave(changes, tally, duplicate)
+
+
+def mark_paid(game_id: int, *, version: int | None = None) -> Game:
+    """The loser has paid: the game is settled and locked."""
+    with writing():
+        game = _game_for_update(game_id, version)
+        _record_payment(game)
+    return game
+
+
+def mark_games_paid(league_id: int, versions: Mapping[int, int | None]) -> list[Game]:
+    """Settle several games of a league at once (two players settling up): all, or none.
+
+    ``versions`` maps each game to the version the page showed, so an amount
+    that changed since then is not marked paid unseen.
+    """
+    with writing():
+        games = [_game_for_update(game_id, versions[game_id]) for game_id in sorted(versions)]
+        for game in games:
+            if game.league_id != league_id:
+                raise NotFound(gettext("There is no such game in this league."))
+            _record_payment(game)
+    return games
+
+
+def _record_payment(game: Game) -> None:
+    if not game.finished:
+        raise Conflict(gettext("Only a finished game can be marked paid."))
+    game.paid_at = utcnow()
+    user = current_actor()
+    game.paid_by_id = user.id if user else None
+    game.version += 1
+    payer = game.player(1 - int(game.winner_seat or 0)).name
+    audit.record(
+        game,
+        "payment_marked",
+        f"{payer}'s payment of {format_money(game.amount_due or 0)} marked paid.",
+        after={"paid_at": game.paid_at.isoformat(), "amount": game.amount_due},
+    )
+    league_stats.payment_changed(game)  # who owes whom: same transaction
+
+
+def unlock(game_id: int, *, version: int | None = None) -> Game:
+    """A league admin reopens a settled game for corrections; the payment mark is removed."""
+    with writing():
+        game = _game_for_update(game_id, version, settled_ok=True)
+        if not game.locked:
+            raise Conflict(gettext("This game is not locked."))
+        before = {"paid_at": game.paid_at.isoformat() if game.paid_at else None}
+        game.paid_at = game.paid_by_id = None
+        game.version += 1
+        audit.record(
+            game,
+            "game_unlocked",
+            "Game unlocked; its payment is unpaid again.",
+            before=before,
+            after={"paid_at": None},
+        )
+        league_stats.payment_changed(game)
+    return game
+
+
+def history(game_id: int) -> list[AuditEvent]:
+    """A game's changes, newest first."""
+    return list(
+        db.session.scalars(
+            select(AuditEvent)
+            .where(AuditEvent.game_id == game_id)
+            .order_by(AuditEvent.id.desc())
+            .options(joinedload(AuditEvent.user))
+        )
+    )

@@ -1,0 +1,429 @@
+"""The table: start a game, record and fix deals, read the score card and settlement."""
+
+from collections.abc import Callable
+
+from flask import (
+    Blueprint,
+    abort,
+    flash,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from sqlalchemy import select
+from sqlalchemy.orm import joinedload
+from werkzeug.wrappers import Response
+
+from scorekeeper.accounts.permissions import (
+    acting_user,
+    can_read,
+    may,
+    require_read,
+    require_role,
+    role_in,
+    scorekeeping_leagues,
+)
+from scorekeeper.errors import Conflict, NotFound, ServiceError, StaleVersion
+from scorekeeper.i18n import gettext
+from scorekeeper.i18n import lazy_gettext as _l
+from scorekeeper.i18n import number as points
+from scorekeeper.league import players as player_service
+from scorekeeper.league import service as league_service
+from scorekeeper.models import FINISHED, IN_PROGRESS, Game, League, Role, db
+from scorekeeper.table import service as game_service
+from scorekeeper.table.charts import running_totals_chart
+from scorekeeper.table.forms import DealForm, GameChangeForm, NewGameForm, PlayerForm, RematchForm
+
+bp = Blueprint("table", __name__)
+
+CARDS_DROPPED = _l(
+    "The scores were changed after counting, so the counted cards were not kept with the deal."
+)
+
+
+def _league_or_404(slug: str) -> League:
+    """The league, if it exists and the user may read it (else 404: private stays hidden)."""
+    league = league_service.league_by_slug(slug)
+    if league is None:
+        abort(404)
+    require_read(league)
+    return league
+
+
+def _game_or_404(game_id: int, role: Role | None = None) -> Game:
+    """The game, checked against the role needed in the league that owns it."""
+    # Every game page shows the league, both players and the deals: one query, not four.
+    together = [
+        joinedload(Game.league),
+        joinedload(Game.player0),
+        joinedload(Game.player1),
+        joinedload(Game.deals),
+    ]
+    game = db.get_or_404(Game, game_id, options=together)
+    if role is None:
+        require_read(game.league)
+    else:
+        require_role(game.league, role)
+    return game
+
+
+@bp.get("/")
+def home() -> str:
+    """What to do first; the games in progress one keeps score in; the default league's games."""
+    league = league_service.ensure_default_league()
+    readable = can_read(league)
+    kept = scorekeeping_leagues()
+    shown = kept or ([league] if readable else [])
+    games = league_service.games_of_leagues([found.id for found in shown], status=IN_PROGRESS)
+    return render_template(
+        "table/home.html",
+        league=league,
+        readable=readable,
+        kept=kept,
+        shown=shown,
+        # Each league's games under its name, when there are several leagues.
+        in_progress=[
+            (found, ongoing)
+            for found in shown
+            if (ongoing := [game for game in games if game.league_id == found.id])
+        ],
+        finished=(
+            league_service.games_of_leagues([league.id], status=FINISHED, limit=10)
+            if readable
+            else []
+        ),
+    )
+
+
+@bp.route("/leagues/<slug>/players", methods=["GET", "POST"])
+def players(slug: str) -> str | Response:
+    """The league's players, and a form to add one."""
+    league = _league_or_404(slug)
+    form = PlayerForm()
+    if form.is_submitted():
+        require_role(league, Role.ADMIN)
+    if form.validate_on_submit():
+        try:
+            player = player_service.add_player(league.id, form.name.data or "")
+        except ServiceError as error:
+            form.name.errors = [error.message]
+        else:
+            flash(gettext("%(player)s joined %(league)s.", player=player.name, league=league.name))
+            return redirect(url_for(".players", slug=slug))
+    return render_template(
+        "table/players.html", league=league, form=form, can_admin=may(league, Role.ADMIN)
+    )
+
+
+@bp.get("/games/new")
+def new_game_default() -> str | Response:
+    """Start a game: straight to the one league the user keeps score in, else choose one."""
+    if acting_user() is None:
+        abort(401)  # to the sign-in page, and back here
+    league_service.ensure_default_league()  # a site administrator's first game, on a fresh install
+    leagues = scorekeeping_leagues()
+    if len(leagues) == 1:
+        return redirect(url_for(".new_game", slug=leagues[0].slug))
+    return render_template("table/choose_league.html", leagues=leagues)
+
+
+@bp.route("/leagues/<slug>/games/new", methods=["GET", "POST"])
+def new_game(slug: str) -> str | Response:
+    """Pick two players, the rules and the stakes, and start."""
+    league = _league_or_404(slug)
+    require_role(league, Role.SCOREKEEPER)
+    form = NewGameForm() if request.method == "POST" else NewGameForm.from_defaults(league.defaults)
+    if request.method == "POST":
+        form.take_picked_players()
+    if filled := form.refilled(
+        gettext("start the game"),
+        player0=form.player0.data,
+        player1=form.player1.data,
+        small=form.small.data,
+        big=form.big.data,
+        first_dealer=form.first_dealer.data,
+    ):
+        form = filled
+    elif form.validate_on_submit() and not form.ask_about_new_names(
+        lambda name: player_service.lookalike_players(league.id, name)
+    ):
+        try:
+            game = game_service.start_game(
+                league.id,
+                (form.player0.data or "", form.player1.data or ""),
+                form.rules,
+                form.stakes,
+                form.chosen_dealer,
+            )
+        except ServiceError as error:
+            field = form.player1 if error.field == "players.1" else form.player0
+            field.errors = [error.message]
+        else:
+            return redirect(url_for(".game", game_id=game.id))
+    return render_template("table/new_game.html", league=league, form=form)
+
+
+def _play(game_id: int) -> str:
+    """The game page opened at its totals and deal form: after a change, the next deal
+    is on screen without scrolling (the anchor works without a script too)."""
+    return url_for(".game", game_id=game_id, _anchor="play")
+
+
+def _render_game(
+    game: Game,
+    form: DealForm | None = None,
+    status: int = 200,
+    stale: game_service.StaleSave | None = None,
+) -> tuple[str, int]:
+    card = game_service.scorecard(game)
+    can_score = may(game.league, Role.SCOREKEEPER)
+    if form is None and can_score and not game.finished and not game.locked:
+        form = DealForm(formdata=None)
+    if form is not None:
+        form.name_seats((game.player0.name, game.player1.name))
+        form.version.data = str(game.version)
+    page = render_template(
+        "table/game.html",
+        game=game,
+        card=card,
+        settlement=game_service.settlement(game, card),
+        form=form,
+        stale=stale,
+        chart=running_totals_chart(card, (game.player0.name, game.player1.name)),
+        can_score=can_score,
+        rematch=RematchForm(formdata=None) if can_score and card.finished else None,
+        can_admin=may(game.league, Role.ADMIN),
+        history=game_service.history(game.id) if role_in(game.league) else None,
+    )
+    return page, status
+
+
+@bp.get("/games/<int:game_id>")
+def game(game_id: int) -> tuple[str, int]:
+    """The score card: totals, circles, stars, progress, next dealer, settlement."""
+    return _render_game(_game_or_404(game_id))
+
+
+@bp.get("/games/<int:game_id>/version")
+def game_version(game_id: int) -> Response:
+    """The game's version, as an ETag: what an open game page polls to stay live (live.js).
+
+    The cheap path of a league night (50 phones, each asking every 2 s): one SELECT by
+    primary key with the league joined for the same read check as the game page, then
+    ``304 Not Modified`` while the page is up to date. Nothing else is loaded or rendered.
+    """
+    found = db.session.execute(
+        select(Game.version, League).join(League).where(Game.id == game_id)
+    ).one_or_none()
+    if found is None:
+        abort(404)
+    version, league = found
+    require_read(league)
+    etag = str(version)
+    if etag in request.if_none_match:
+        response = make_response("", 304)
+    else:
+        response = make_response({"version": version})
+    response.set_etag(etag)
+    # Always asked again, never answered from a cache without the server's word.
+    response.headers["Cache-Control"] = "no-cache, private"
+    return response
+
+
+@bp.post("/games/<int:game_id>/deals")
+def record_deal(game_id: int) -> tuple[str, int] | Response:
+    """Record the next deal, then show the card again (Post/Redirect/Get)."""
+    game = _game_or_404(game_id, Role.SCOREKEEPER)
+    if "discard" in request.form:  # the answer to a deal refused as out of date
+        flash(gettext("Your deal was not recorded."))
+        return redirect(_play(game_id))
+    form = DealForm()
+    form.name_seats((game.player0.name, game.player1.name))
+    if not form.validate_on_submit():
+        return _render_game(game, form, 200 if form.warnings else 422)
+    assert form.tally is not None
+    try:
+        game, recorded = game_service.record_deal(
+            game_id,
+            form.tally,
+            version=form.expected_version,
+            token=form.token.data,
+            cards=form.counted,
+        )
+    except StaleVersion:
+        game = db.get_or_404(Game, game_id)
+        # What changed is said, and what was typed stays in the form, to be saved against
+        # the card as it is now only by a choice that names it (never as a plain Save).
+        stale = game_service.stale_save(game, form.expected_version, form.tally)
+        return _render_game(game, None if game.finished or game.locked else form, 409, stale)
+    except Conflict as conflict:
+        flash(conflict.message, "error")
+        game = db.get_or_404(Game, game_id)
+        return _render_game(game, None if game.finished or game.locked else form, 409)
+    if recorded:
+        flash(gettext("Deal %(number)s saved.", number=game.deal_count))
+        if form.cards_dropped:
+            flash(str(CARDS_DROPPED))
+    else:
+        flash(gettext("That deal was already saved; it was not recorded twice."))
+    if request.headers.get("X-Requested-With") == "fetch":
+        # The page's script asked (static/app.js): the game page the redirect would lead
+        # to, in this one answer — a phone on a weak signal waits once, not twice.
+        return _render_game(_game_or_404(game_id))
+    return redirect(_play(game_id))
+
+
+@bp.route("/games/<int:game_id>/deals/<int:number>", methods=["GET", "POST"])
+def edit_deal(game_id: int, number: int) -> tuple[str, int] | Response:
+    """Correct any deal, not only the last; everything after it is recomputed."""
+    game = _game_or_404(game_id, Role.SCOREKEEPER)
+    if not 1 <= number <= game.deal_count:
+        abort(404)
+    form = DealForm()
+    form.name_seats((game.player0.name, game.player1.name))
+    if request.method == "GET":
+        form.fill(game.deals[number - 1].tally, game.deals[number - 1].counted)
+        form.version.data = str(game.version)
+        return _render_fix(game, number, form)
+    if not form.validate_on_submit():
+        return _render_fix(game, number, form, 200 if form.warnings else 422)
+    assert form.tally is not None
+    try:
+        game_service.edit_deal(
+            game_id, number, form.tally, version=form.expected_version, cards=form.counted
+        )
+    except Conflict as conflict:
+        return _refused_fix(game_id, number, form, conflict)
+    flash(gettext("Deal %(number)s corrected; every total after it is recomputed.", number=number))
+    if form.cards_dropped:
+        flash(str(CARDS_DROPPED))
+    return redirect(_play(game_id))
+
+
+def _render_fix(
+    game: Game,
+    number: int,
+    form: DealForm,
+    status: int = 200,
+    stale: game_service.StaleSave | None = None,
+) -> tuple[str, int]:
+    """The Fix page of deal ``number``."""
+    page = render_template("table/edit_deal.html", game=game, number=number, form=form, stale=stale)
+    return page, status
+
+
+def _refused_fix(game_id: int, number: int, form: DealForm, conflict: Conflict) -> tuple[str, int]:
+    """A refused correction stays on its own page with what was typed, against the card as
+    it is now (saying what changed since, when that is why); the card, if the deal is gone."""
+    game = db.get_or_404(Game, game_id)
+    if not 1 <= number <= game.deal_count:
+        flash(conflict.message, "error")
+        return _render_game(game, None, 409)
+    stale = None
+    if isinstance(conflict, StaleVersion):
+        stale = game_service.stale_save(game, form.expected_version)
+    else:
+        flash(conflict.message, "error")
+    form.version.data = str(game.version)
+    return _render_fix(game, number, form, 409, stale)
+
+
+@bp.post("/games/<int:game_id>/deals/<int:number>/delete")
+def delete_deal(game_id: int, number: int) -> tuple[str, int] | Response:
+    """Remove a deal; later deals move up one number."""
+    return _change(
+        _game_or_404(game_id, Role.SCOREKEEPER),
+        lambda version: game_service.delete_deal(game_id, number, version=version),
+        _l("Deal %(number)s deleted; the later deals moved up.", number=number),
+    )
+
+
+@bp.post("/games/<int:game_id>/undo")
+def undo(game_id: int) -> tuple[str, int] | Response:
+    """Take back the last deal with one tap, saying which it was (one tap can't be undone)."""
+    game = _game_or_404(game_id, Role.SCOREKEEPER)
+    done = _l("The last deal was taken back.")
+    if game.deals:
+        facts = {
+            "number": len(game.deals),
+            "scores": " / ".join(points(score) for score in game.deals[-1].tally.scores),
+        }
+        done = (
+            # The deal that ended the game: without it, the game is in progress again.
+            _l(
+                "Deal %(number)s (%(scores)s) was taken back: the game is in progress again.",
+                **facts,
+            )
+            if game.finished
+            else _l("Deal %(number)s (%(scores)s) was taken back.", **facts)
+        )
+    return _change(
+        game, lambda version: game_service.undo_last_deal(game_id, version=version), done
+    )
+
+
+@bp.post("/games/<int:game_id>/paid")
+def mark_paid(game_id: int) -> tuple[str, int] | Response:
+    """The loser has paid: settle and lock the game."""
+    return _change(
+        _game_or_404(game_id, Role.SCOREKEEPER),
+        lambda version: game_service.mark_paid(game_id, version=version),
+        _l("Marked paid. The game is settled and locked."),
+    )
+
+
+@bp.post("/games/<int:game_id>/unlock")
+def unlock(game_id: int) -> tuple[str, int] | Response:
+    """A league admin unlocks a settled game so it can be corrected."""
+    return _change(
+        _game_or_404(game_id, Role.ADMIN),
+        lambda version: game_service.unlock(game_id, version=version),
+        _l("Unlocked. The payment is unpaid again until it is marked once more."),
+    )
+
+
+def _change(
+    game: Game, change: Callable[[int | None], Game], done: object
+) -> tuple[str, int] | Response:
+    """Run a one-button change to ``game`` (loaded for a user allowed to make it) against
+    the version the page showed, and say how it went."""
+    game_id = game.id  # read now: the change's transaction expires the object
+    form = GameChangeForm()
+    if not form.validate_on_submit():
+        abort(400)
+    try:
+        change(form.expected_version)
+    except NotFound:
+        abort(404)
+    except Conflict as conflict:
+        flash(conflict.message, "error")
+        return _render_game(db.get_or_404(Game, game_id), None, 409)
+    flash(str(done))  # a lazy message, worded now: the session keeps plain text
+    return redirect(_play(game_id))
+
+
+@bp.post("/games/<int:game_id>/rematch")
+def rematch(game_id: int) -> tuple[str, int] | Response:
+    """After a finished game, the same players, rules and stakes again: one tap, straight
+    to the new game's first deal."""
+    _game_or_404(game_id, Role.SCOREKEEPER)
+    form = RematchForm()
+    if not form.validate_on_submit():
+        abort(400)
+    try:
+        started, new = game_service.rematch(game_id, token=form.token.data or None)
+    except Conflict as conflict:
+        flash(conflict.message, "error")
+        return _render_game(db.get_or_404(Game, game_id), None, 409)
+    if new:
+        flash(
+            gettext(
+                "Rematch: %(first)s and %(second)s again. %(dealer)s deals first.",
+                first=started.player0.name,
+                second=started.player1.name,
+                dealer=started.player(started.first_dealer).name,
+            )
+        )
+    return redirect(_play(started.id))

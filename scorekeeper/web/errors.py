@@ -1,0 +1,56 @@
+"""Error pages: a page in the reader's language, or JSON under the API."""
+
+from flask import redirect, render_template, request, url_for
+from flask_wtf.csrf import CSRFError
+from werkzeug.exceptions import HTTPException
+from werkzeug.wrappers import Response
+
+from scorekeeper.i18n import gettext
+from scorekeeper.i18n import lazy_gettext as _l
+
+ERROR_PAGES = {
+    400: (
+        _l("Bad request"),
+        _l("The page sent something we couldn't read. Go back and try again."),
+    ),
+    401: (_l("Sign in first"), _l("Sign in to do that.")),
+    403: (
+        _l("Not allowed"),
+        _l("Your role in this league doesn't allow that. Ask a league admin."),
+    ),
+    413: (
+        _l("Too large"),
+        _l("What the page sent is larger than this site accepts, so nothing was saved."),
+    ),
+    429: (_l("Slow down"), _l("Too many attempts. Wait a little and try again.")),
+    404: (
+        _l("Not found"),
+        _l("There is nothing here. The game or league may have been removed."),
+    ),
+    405: (_l("Not allowed"), _l("That address can't be used like this.")),
+    500: (
+        _l("Something went wrong"),
+        _l("The error has been logged. Nothing you typed was saved."),
+    ),
+}
+
+
+def error_page(error: HTTPException) -> tuple[str, int] | Response:
+    from scorekeeper import api
+
+    if api.is_api_request():  # also for a path under /api/v1 that matched no route
+        return api.http_error(error)
+    code = error.code or 500
+    if code == 401 and request.method == "GET":
+        return redirect(url_for("auth.login", next=request.full_path.rstrip("?")))
+    title, text = ERROR_PAGES.get(code, (error.name, error.description or ""))
+    return render_template("errors/error.html", code=code, title=title, text=text), code
+
+
+def csrf_error(error: CSRFError) -> tuple[str, int]:
+    text = gettext(
+        "This form was open too long or came from elsewhere, so it was not saved. "
+        "Reload the page and enter it again."
+    )
+    title = gettext("Form expired")
+    return render_template("errors/error.html", code=400, title=title, text=text), 400

@@ -111,7 +111,7 @@ def add_newest(game: Game) -> bool:
 
     Exactly what the full walk in :func:`game_changed` would write: no later result
     involves either player, so no other result's running values change
-    (``tests/web/test_leagues_data.py`` compares every derived row with a rebuild).
+    (``tests/league/test_leagues_data.py`` compares every derived row with a rebuild).
     Returns False, having written nothing, if either player has a later result.
     """
     assert game.finished_at is not None

@@ -9,8 +9,7 @@ from sqlalchemy import func, select
 from scorekeeper.league import service as league_service
 from scorekeeper.models import Game, db
 from scorekeeper.table import service as game_service
-from tests.conftest import ADMIN, Auth, Table
-from tests.web.test_game_pages import section, text_of
+from tests.conftest import ADMIN, Auth, Table, section, text_of
 
 REMATCH_FORM = re.compile(r'<form method="post" action="/games/(\d+)/rematch">(.*?)</form>', re.S)
 

@@ -3,7 +3,7 @@
 import json
 import re
 
-from tests.web.test_game_pages import section, text_of
+from tests.conftest import section, text_of
 
 #: The skunk of issue 13, Standard $1–$3: Ana 1,300 with a star, Ben 0 after two chapeaux.
 #: Game $3 + difference $13 + naturals $3 + chapeaux $6 = $25, doubled: $50.

@@ -7,7 +7,7 @@ from sqlalchemy import func, select
 
 from scorekeeper.league.similar_names import close_names
 from scorekeeper.models import Game, Player, db
-from tests.web.test_game_pages import text_of
+from tests.conftest import text_of
 
 
 @pytest.mark.parametrize(

@@ -3,16 +3,7 @@
 import re
 
 from scorekeeper.models import Deal, Game, Player, db
-
-
-def text_of(html: str) -> str:
-    """The page's words, without tags or repeated spaces."""
-    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
-
-
-def section(html: str, css_class: str) -> str:
-    start = html.index(f'<section class="{css_class}')
-    return html[start : html.index("</section>", start)]
+from tests.conftest import section, text_of
 
 
 def test_home_page_says_what_to_do_and_links_to_a_new_game(table):

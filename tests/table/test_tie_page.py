@@ -3,7 +3,7 @@
 import re
 
 from scorekeeper.engine import Rules, Seat, Tally, replay
-from tests.web.test_game_pages import section, text_of
+from tests.conftest import section, text_of
 
 TIED = "Tied at 1,200 — nobody has won yet: play goes on, deal by deal, until the totals differ."
 

@@ -20,7 +20,7 @@ from flask import (
 )
 from werkzeug.wrappers import Response
 
-from . import i18n, messages, services, transfer
+from . import i18n, messages, services
 from . import league_queries as queries
 from . import seasons as season_service
 from .engine import Preset
@@ -30,6 +30,7 @@ from .league_charts import trend_chart
 from .league_forms import ImportForm, SeasonForm, SettleForm
 from .models import League, Player, Role, Season
 from .permissions import acting_user, may, require_read, require_role
+from .transfer import read_csv as transfer
 from .views import allows_body, money
 
 bp = Blueprint("leagues", __name__)

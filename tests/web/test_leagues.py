@@ -8,9 +8,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import event
 
-from scorekeeper import accounts, services, transfer
+from scorekeeper import accounts, services
 from scorekeeper.engine import PRESETS, Preset, Rules, Seat, Stakes, Tally
 from scorekeeper.models import Game, League, db
+from scorekeeper.transfer import read_csv as transfer
 
 #: Seat 0 wins $3.00 at $1–$3: 1,235 to 1,170 both round to 1,200 (RULES.md §5, example 4).
 CLOSE_WIN = [(0, (1235, 1170), (0, 0))]

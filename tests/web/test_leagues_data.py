@@ -10,7 +10,7 @@ import pytest
 from sqlalchemy import select
 from sqlalchemy.orm import selectinload
 
-from scorekeeper import accounts, league_queries, league_stats, seasons, services, transfer
+from scorekeeper import accounts, league_queries, league_stats, seasons, services
 from scorekeeper.engine import PRESETS, Preset, Rules, Seat, Stakes, Tally, replay, settle
 from scorekeeper.engine.rating import START, Rated, new_ratings
 from scorekeeper.league_stats import season_range
@@ -23,6 +23,7 @@ from scorekeeper.models import (
     SeasonRecord,
     db,
 )
+from scorekeeper.transfer import read_csv as transfer
 
 PLAYERS = ["Ana", "Ben", "Cleo", "Dan"]
 #: Ana beats Ben 1,300 to 650 — and Ben wins instead once deal 3 goes the other way.

@@ -7,10 +7,11 @@ import flask_migrate
 import pytest
 from sqlalchemy import func, select
 
-from scorekeeper import services, transfer
+from scorekeeper import services
 from scorekeeper.database import MIGRATIONS_DIR
 from scorekeeper.engine import Seat, Tally
 from scorekeeper.models import Game, db
+from scorekeeper.transfer import read_csv as transfer
 
 IMPORTED = 30  # with this week's 4 games: more than a page (25)
 

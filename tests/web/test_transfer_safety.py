@@ -11,8 +11,9 @@ import pytest
 import sqlalchemy.exc
 from sqlalchemy import select
 
-from scorekeeper import accounts, league_stats, transfer
+from scorekeeper import accounts, league_stats
 from scorekeeper.models import AuditEvent, Deal, Game, Player, db
+from scorekeeper.transfer import read_csv as transfer
 
 
 def upload(client, slug, content: str, name: str, kind: str):

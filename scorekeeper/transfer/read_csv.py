@@ -24,9 +24,9 @@ from flask import current_app
 from sqlalchemy import func, insert, select
 from sqlalchemy.orm import aliased, joinedload
 
-from . import audit, league_stats
-from .database import writing
-from .engine import (
+from .. import audit, league_stats
+from ..database import writing
+from ..engine import (
     PRESETS,
     DealAfterEnd,
     DifferenceRule,
@@ -44,13 +44,13 @@ from .engine import (
     settle,
     validate_tally,
 )
-from .forms import whole_number
-from .i18n import gettext, ngettext
-from .i18n import number as worded_number
-from .messages import problem_message
-from .models import FINISHED, IN_PROGRESS, Deal, Game, League, Player, Season, User, db
-from .seasons import check_season
-from .services import EARLIEST_DAY, ServiceError, clean_player_name
+from ..forms import whole_number
+from ..i18n import gettext, ngettext
+from ..i18n import number as worded_number
+from ..messages import problem_message
+from ..models import FINISHED, IN_PROGRESS, Deal, Game, League, Player, Season, User, db
+from ..seasons import check_season
+from ..services import EARLIEST_DAY, ServiceError, clean_player_name
 
 JSON_FORMAT: Final = "mille-scorekeeper-league/1"
 #: Reported problems stop here; a file this wrong is better fixed and checked again.

@@ -11,7 +11,8 @@ from sqlalchemy import event
 from scorekeeper import accounts, services
 from scorekeeper.engine import PRESETS, Preset, Rules, Seat, Stakes, Tally
 from scorekeeper.models import Game, League, db
-from scorekeeper.transfer import read_csv as transfer
+from scorekeeper.transfer.read_csv import parse_csv
+from scorekeeper.transfer.save import import_all
 
 #: Seat 0 wins $3.00 at $1–$3: 1,235 to 1,170 both round to 1,200 (RULES.md §5, example 4).
 CLOSE_WIN = [(0, (1235, 1170), (0, 0))]
@@ -116,8 +117,8 @@ def test_standings_count_skunks_and_sort_by_any_column(public, app, client):
 
 def import_csv(app, text: str, slug="our-table") -> str:
     with app.app_context():
-        plan = transfer.parse_csv(text)
-        done = transfer.import_all(league_id(app, slug), plan)
+        plan = parse_csv(text)
+        done = import_all(league_id(app, slug), plan)
         db.session.remove()
     return done
 

@@ -23,7 +23,8 @@ from scorekeeper.models import (
     SeasonRecord,
     db,
 )
-from scorekeeper.transfer import read_csv as transfer
+from scorekeeper.transfer.read_csv import parse_csv
+from scorekeeper.transfer.save import import_all
 
 PLAYERS = ["Ana", "Ben", "Cleo", "Dan"]
 #: Ana beats Ben 1,300 to 650 — and Ben wins instead once deal 3 goes the other way.
@@ -508,8 +509,8 @@ def test_a_csv_game_may_be_dated_today_or_tomorrow_for_time_zones(app):
     tomorrow = date.today() + timedelta(days=1)
     text = f"game,date,player_a,player_b,out,score_a,score_b\n1,{tomorrow},Ana,Ben,a,1200,100\n"
     with app.app_context():
-        plan = transfer.parse_csv(text)
-        assert transfer.import_all(league_id_of(app), plan) == "Imported 1 games (1 deals)."
+        plan = parse_csv(text)
+        assert import_all(league_id_of(app), plan) == "Imported 1 games (1 deals)."
 
 
 def bad_json_export(client, table, app, wikipedia_card):
@@ -703,8 +704,8 @@ def test_the_readme_example_of_a_paper_score_card_imports(app):
     example = re.search(r"\n\n((?:    .*\n)+)", section)[1]
     text = "\n".join(line[4:] for line in example.splitlines())
     with app.app_context():
-        plan = transfer.parse_csv(text)
-        assert transfer.import_all(league_id_of(app), plan) == "Imported 2 games (8 deals)."
+        plan = parse_csv(text)
+        assert import_all(league_id_of(app), plan) == "Imported 2 games (8 deals)."
         games = db.session.scalars(select(Game).order_by(Game.id)).all()
         assert [(g.amount_due, g.paid_at is not None) for g in games] == [
             (1000, True),

@@ -11,7 +11,8 @@ from scorekeeper import services
 from scorekeeper.database import MIGRATIONS_DIR
 from scorekeeper.engine import Seat, Tally
 from scorekeeper.models import Game, db
-from scorekeeper.transfer import read_csv as transfer
+from scorekeeper.transfer.read_csv import parse_csv
+from scorekeeper.transfer.save import import_all
 
 IMPORTED = 30  # with this week's 4 games: more than a page (25)
 
@@ -34,7 +35,7 @@ def played(app, table):
     ]
     with app.app_context():
         league_id = services.league_by_slug("our-table").id
-        transfer.import_all(league_id, transfer.parse_csv("\n".join(rows)))
+        import_all(league_id, parse_csv("\n".join(rows)))
         imported = list(db.session.scalars(select(Game.id).where(Game.id > third)))
         db.session.remove()
     assert imported == sorted(imported)

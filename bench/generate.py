@@ -43,8 +43,10 @@ from scorekeeper.engine import (
 )
 from scorekeeper.league import service as league_service
 from scorekeeper.league import stats as league_stats
+from scorekeeper.league.transfer.save import deal_row
 from scorekeeper.models import AuditEvent, Deal, Game, Player, Role, Season, SubmissionToken, db
 from scorekeeper.table import service as game_service
+from scorekeeper.table.forms import rules_data
 
 from .common import ADMIN, PASSWORD, SCOREKEEPER, dialect_name, dispose, make_app
 
@@ -303,20 +305,13 @@ def _pay(rng: random.Random, planned: list[Planned], unpaid_recent: int, forgott
 
 
 def _game_row(game: Planned, league_id: int, player_ids: list[int], user_id: int) -> dict[str, Any]:
-    rules = game.rules
-    preset = rules.matching_preset()
     return {
         "league_id": league_id,
         "player0_id": player_ids[game.seats[0]],
         "player1_id": player_ids[game.seats[1]],
         "first_dealer": int(game.first_dealer),
         "created_at": game.created_at,
-        "preset": preset.value if preset else None,
-        "target": rules.target,
-        "progressive": rules.progressive,
-        "natural_needed": rules.natural_needed,
-        "skunk": rules.skunk.value,
-        "difference": rules.difference.value,
+        **rules_data(game.rules),
         "small_stake": game.stakes.small,
         "big_stake": game.stakes.big,
         # As if typed in: one version per deal, and one for the payment.
@@ -335,19 +330,7 @@ def _children(
     deals, events, tokens = [], [], []
     event = {"league_id": league_id, "game_id": game_id, "user_id": user_id, "before": None}
     for number, (tally, moment) in enumerate(zip(game.tallies, game.deal_times, strict=True), 1):
-        deals.append(
-            {
-                "game_id": game_id,
-                "number": number,
-                "out_seat": int(tally.out),
-                "score0": tally.scores[0],
-                "score1": tally.scores[1],
-                "stars0": tally.stars[0],
-                "stars1": tally.stars[1],
-                "created_at": moment,
-                "cards": None,
-            }
-        )
+        deals.append(deal_row(game_id, number, tally, moment))
         events.append(
             {
                 **event,

@@ -20,7 +20,7 @@ from flask import (
 )
 from werkzeug.wrappers import Response
 
-from scorekeeper import i18n, messages, transfer
+from scorekeeper import i18n, messages
 from scorekeeper.accounts.permissions import acting_user, may, require_read, require_role
 from scorekeeper.engine import Preset
 from scorekeeper.errors import NotFound, ServiceError
@@ -30,6 +30,12 @@ from scorekeeper.league import seasons as season_service
 from scorekeeper.league import service as league_service
 from scorekeeper.league.charts import trend_chart
 from scorekeeper.league.forms import ImportForm, SeasonForm, SettleForm
+from scorekeeper.league.transfer import export_csv as csv_export
+from scorekeeper.league.transfer import export_json as json_export
+from scorekeeper.league.transfer.plan import ImportPlan, ImportProblems, read_text
+from scorekeeper.league.transfer.read_csv import parse_csv
+from scorekeeper.league.transfer.read_json import parse_json
+from scorekeeper.league.transfer.save import check_league_empty, run_import
 from scorekeeper.models import League, Player, Role, Season
 from scorekeeper.table import service as game_service
 from scorekeeper.web.forms import ButtonForm
@@ -362,7 +368,7 @@ def delete_season(slug: str, season_id: int) -> Response:
 def export_csv(slug: str) -> Response:
     """The league's deals as CSV, one row per deal (the import format)."""
     league = _league(slug)
-    rows = stream_with_context(transfer.export_csv(league.id))
+    rows = stream_with_context(csv_export.export_csv(league.id))
     return Response(
         rows,
         mimetype="text/csv",
@@ -375,7 +381,7 @@ def export_json(slug: str) -> Response:
     """The league's games as JSON: everything needed to make them again."""
     league = _league(slug)
     return Response(
-        json.dumps(transfer.export_json(league), indent=1, ensure_ascii=False),
+        json.dumps(json_export.export_json(league), indent=1, ensure_ascii=False),
         mimetype="application/json",
         headers={"Content-Disposition": f'attachment; filename="{league.slug}.json"'},
     )
@@ -393,24 +399,22 @@ def import_games(slug: str) -> str | Response | tuple[str, int]:
         )
     try:
         plan = _read_import(league, form)
-    except transfer.ImportProblems as problems:
+    except ImportProblems as problems:
         return render_template(
             "leagues/import.html", league=league, form=form, problems=problems.problems
         ), 422
-    progress = transfer.run_import(league.id, plan)
+    progress = run_import(league.id, plan)
     return Response(
         stream_template("leagues/import_progress.html", league=league, progress=progress),
         mimetype="text/html",
     )
 
 
-def _read_import(league: League, form: ImportForm) -> transfer.ImportPlan:
+def _read_import(league: League, form: ImportForm) -> ImportPlan:
     upload = form.file.data.stream  # spooled to a temporary file: read as a stream
     upload.seek(0, io.SEEK_END)
     if upload.tell() > MAX_IMPORT_BYTES:
-        raise transfer.ImportProblems(
-            [gettext("The file is larger than 50 MB; split it in parts.")]
-        )
+        raise ImportProblems([gettext("The file is larger than 50 MB; split it in parts.")])
     upload.seek(0)
     if form.format.data != "json":
         # The import reads the file again as it saves, after the request's own copy is
@@ -419,21 +423,19 @@ def _read_import(league: League, form: ImportForm) -> transfer.ImportPlan:
         copy = io.TextIOWrapper(spooled, encoding="utf-8-sig", newline="")
         try:
             shutil.copyfileobj(upload, copy.buffer)
-            return transfer.parse_csv(copy)
+            return parse_csv(copy)
         except BaseException:
             copy.close()
             raise
-    text = transfer.read_text(upload.read())
+    text = read_text(upload.read())
     try:
         loaded = json.loads(text)
     except ValueError as error:
-        raise transfer.ImportProblems(
-            [gettext("The file is not JSON: %(error)s.", error=error)]
-        ) from None
+        raise ImportProblems([gettext("The file is not JSON: %(error)s.", error=error)]) from None
     except RecursionError:
-        raise transfer.ImportProblems(
+        raise ImportProblems(
             [gettext("The file is nested too deeply to be a league export.")]
         ) from None
-    plan = transfer.parse_json(loaded)
-    transfer.check_league_empty(league.id)
+    plan = parse_json(loaded)
+    check_league_empty(league.id)
     return plan

@@ -8,11 +8,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import event
 
-from scorekeeper import transfer
 from scorekeeper.accounts import users as user_service
 from scorekeeper.engine import PRESETS, Preset, Rules, Seat, Stakes, Tally
 from scorekeeper.league import players as player_service
 from scorekeeper.league import service as league_service
+from scorekeeper.league.transfer.read_csv import parse_csv
+from scorekeeper.league.transfer.save import import_all
 from scorekeeper.models import Game, League, db
 from scorekeeper.table import service as game_service
 
@@ -119,8 +120,8 @@ def test_standings_count_skunks_and_sort_by_any_column(public, app, client):
 
 def import_csv(app, text: str, slug="our-table") -> str:
     with app.app_context():
-        plan = transfer.parse_csv(text)
-        done = transfer.import_all(league_id(app, slug), plan)
+        plan = parse_csv(text)
+        done = import_all(league_id(app, slug), plan)
         db.session.remove()
     return done
 

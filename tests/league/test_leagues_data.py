@@ -10,7 +10,6 @@ import pytest
 from sqlalchemy import select
 from sqlalchemy.orm import selectinload
 
-from scorekeeper import transfer
 from scorekeeper.engine import PRESETS, Preset, Rules, Seat, Stakes, Tally, replay, settle
 from scorekeeper.engine.rating import START, Rated, new_ratings
 from scorekeeper.league import queries as league_queries
@@ -18,6 +17,8 @@ from scorekeeper.league import seasons
 from scorekeeper.league import service as league_service
 from scorekeeper.league import stats as league_stats
 from scorekeeper.league.stats import season_range
+from scorekeeper.league.transfer.read_csv import parse_csv
+from scorekeeper.league.transfer.save import import_all
 from scorekeeper.models import Game, GameResult, League, PairRecord, PlayerRecord, SeasonRecord, db
 from scorekeeper.table import service as game_service
 
@@ -504,8 +505,8 @@ def test_a_csv_game_may_be_dated_today_or_tomorrow_for_time_zones(app):
     tomorrow = date.today() + timedelta(days=1)
     text = f"game,date,player_a,player_b,out,score_a,score_b\n1,{tomorrow},Ana,Ben,a,1200,100\n"
     with app.app_context():
-        plan = transfer.parse_csv(text)
-        assert transfer.import_all(league_id_of(app), plan) == "Imported 1 games (1 deals)."
+        plan = parse_csv(text)
+        assert import_all(league_id_of(app), plan) == "Imported 1 games (1 deals)."
 
 
 def bad_json_export(client, table, app, wikipedia_card):
@@ -699,8 +700,8 @@ def test_the_readme_example_of_a_paper_score_card_imports(app):
     example = re.search(r"\n\n((?:    .*\n)+)", section)[1]
     text = "\n".join(line[4:] for line in example.splitlines())
     with app.app_context():
-        plan = transfer.parse_csv(text)
-        assert transfer.import_all(league_id_of(app), plan) == "Imported 2 games (8 deals)."
+        plan = parse_csv(text)
+        assert import_all(league_id_of(app), plan) == "Imported 2 games (8 deals)."
         games = db.session.scalars(select(Game).order_by(Game.id)).all()
         assert [(g.amount_due, g.paid_at is not None) for g in games] == [
             (1000, True),

@@ -7,11 +7,12 @@ import flask_migrate
 import pytest
 from sqlalchemy import func, select
 
-from scorekeeper import transfer
 from scorekeeper.database import MIGRATIONS_DIR
 from scorekeeper.engine import Seat, Tally
 from scorekeeper.league import players as player_service
 from scorekeeper.league import service as league_service
+from scorekeeper.league.transfer.read_csv import parse_csv
+from scorekeeper.league.transfer.save import import_all
 from scorekeeper.models import Game, db
 from scorekeeper.table import service as game_service
 
@@ -36,7 +37,7 @@ def played(app, table):
     ]
     with app.app_context():
         league_id = league_service.league_by_slug("our-table").id
-        transfer.import_all(league_id, transfer.parse_csv("\n".join(rows)))
+        import_all(league_id, parse_csv("\n".join(rows)))
         imported = list(db.session.scalars(select(Game.id).where(Game.id > third)))
         db.session.remove()
     assert imported == sorted(imported)

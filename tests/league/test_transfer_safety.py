@@ -11,10 +11,11 @@ import pytest
 import sqlalchemy.exc
 from sqlalchemy import select
 
-from scorekeeper import transfer
 from scorekeeper.accounts import users as user_service
 from scorekeeper.league import service as league_service
 from scorekeeper.league import stats as league_stats
+from scorekeeper.league.transfer import save
+from scorekeeper.league.transfer.formats import FORMULA_STARTS
 from scorekeeper.models import AuditEvent, Deal, Game, Player, db
 
 
@@ -78,7 +79,7 @@ def test_a_database_error_during_an_import_is_a_clear_message_not_sql(app, table
             Exception("value too long for type character varying(40)"),
         )
 
-    monkeypatch.setattr(transfer.league_stats, "rebuild_league", refuse)
+    monkeypatch.setattr(save.league_stats, "rebuild_league", refuse)
     response = upload(table.client, "our-table", PAPER_CARD, "cards.csv", "csv")
     assert response.status_code == 200
     page = response.get_data(as_text=True)
@@ -134,7 +135,7 @@ def test_the_csv_export_is_inert_in_a_spreadsheet_and_imports_back_exactly(
     rows = list(csv.DictReader(io.StringIO(text)))
     for row in rows:
         for cell in row.values():
-            assert not cell.startswith(transfer.FORMULA_STARTS) or re.fullmatch(r"-\d+", cell)
+            assert not cell.startswith(FORMULA_STARTS) or re.fullmatch(r"-\d+", cell)
     assert [r["player_a"] for r in rows] == ["'" + pair[0]] * 2
     assert [(r["score_a"], r["score_b"]) for r in rows] == [("150", "-50"), ("1100", "-70")]
     slug, league_admin = new_league_with_admin(app, auth, "Back")
@@ -208,7 +209,7 @@ def test_an_import_s_memory_does_not_grow_with_the_file(
 ):
     """Streamed: read a game at a time to check, again to save in batches; a file four
     times larger takes about as much memory (a batch's), not four times as much."""
-    monkeypatch.setattr(transfer, "BATCH", 50)
+    monkeypatch.setattr(save, "BATCH", 50)
     monkeypatch.setattr(league_stats, "REBUILD_BATCH", 50, raising=False)
     files = {"warm-up": 5, "small": 200, "large": 800}
     for name, games in files.items():

@@ -1,0 +1,139 @@
+"""What the readers make of a file: its checked games (:class:`ImportPlan`) or its
+problems (:class:`ImportProblems`), each problem with where it is, and what both readers
+accept as a moment a game was played."""
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime, time, timedelta
+from typing import Any, Final, TextIO
+
+from scorekeeper.engine import Rules, Scorecard, Seat, Stakes, Tally, replay
+from scorekeeper.i18n import gettext
+from scorekeeper.models import Player
+from scorekeeper.values import EARLIEST_DAY
+
+#: Reported problems stop here; a file this wrong is better fixed and checked again.
+MAX_PROBLEMS: Final = 100
+
+
+class ImportProblems(Exception):
+    """The file can't be imported; ``problems`` says where and why (nothing was saved)."""
+
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__("; ".join(problems))
+        self.problems = problems
+
+
+@dataclass
+class PlannedGame:
+    """One game as a file describes it, checked and replayed, ready to save."""
+
+    source: str  # "line 12" or "game 3": where the file describes it
+    names: tuple[str, str]
+    rules: Rules
+    stakes: Stakes
+    first_dealer: Seat
+    tallies: list[Tally]
+    created_at: datetime
+    finished_at: datetime | None = None
+    paid_at: datetime | None = None
+    paid_by: str | None = None
+    #: Per deal, what a JSON export kept beyond the tally: when it was recorded, its cards.
+    deal_extras: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def card(self) -> Scorecard:
+        return replay(self.rules, self.first_dealer, self.tallies)
+
+
+@dataclass
+class ImportPlan:
+    """What a checked file holds: counted, and its games read again when they are saved."""
+
+    source: str
+    #: Every player the file names (players without a game, too), by key.
+    players: dict[str, str] = field(default_factory=dict)
+    seasons: list[tuple[str, date, date]] = field(default_factory=list)
+    game_count: int = 0
+    deal_count: int = 0
+    read_games: Callable[[], Iterable[PlannedGame]] = tuple
+    #: The file the games are read from, closed once they are saved (or not).
+    file: TextIO | None = None
+
+    def add_player(self, name: str) -> None:
+        self.players.setdefault(Player.key(name), name)
+
+    def add(self, game: PlannedGame) -> None:
+        for name in game.names:
+            self.add_player(name)
+        self.game_count += 1
+        self.deal_count += len(game.tallies)
+
+
+class Problems:
+    """Problems found so far, each with where it is; stops the check when there are too many."""
+
+    def __init__(self) -> None:
+        self.found: list[str] = []
+
+    def add(self, where: str, message: str) -> None:
+        self.found.append(gettext("%(where)s: %(problem)s", where=worded(where), problem=message))
+        if len(self.found) >= MAX_PROBLEMS:
+            raise ImportProblems(
+                [
+                    *sorted(self.found, key=_place),
+                    gettext(
+                        "Stopped after %(most)s problems; fix these and try again.",
+                        most=MAX_PROBLEMS,
+                    ),
+                ]
+            )
+
+    def raise_any(self) -> None:
+        if self.found:
+            raise ImportProblems(sorted(self.found, key=_place))
+
+
+def worded(where: str) -> str:
+    """A place in a CSV file ("line 7") in the page's language."""
+    line = re.fullmatch(r"line (\d+)", where)
+    return gettext("line %(number)s", number=line[1]) if line else where
+
+
+def _place(problem: str) -> int:
+    """The line (or game) number a problem starts with, to report problems in file order."""
+    number = re.search(r"\d+", problem)
+    return int(number[0]) if number else 0
+
+
+def read_text(data: bytes) -> str:
+    """An uploaded file as text: UTF-8, with or without a byte order mark."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise ImportProblems(
+            [gettext("The file is not UTF-8 text (save the spreadsheet as CSV UTF-8).")]
+        ) from None
+
+
+def reasonable_moment(moment: datetime) -> datetime | None:
+    """The moment in UTC without a time zone, as the database keeps it, if a game could
+    have been played then: from EARLIEST_DAY to a day from now (a file written in a time
+    zone ahead of UTC may be dated tomorrow). None otherwise."""
+    if moment.tzinfo is not None:
+        try:
+            moment = moment.astimezone(UTC).replace(tzinfo=None)
+        except OverflowError:  # year 1 or 9999 moved to UTC leaves the calendar
+            return None
+    latest = datetime.now(UTC).replace(tzinfo=None) + timedelta(days=1)
+    return moment if datetime.combine(EARLIEST_DAY, time()) <= moment <= latest else None
+
+
+def unreasonable_moment(column: str, text: str) -> str:
+    return gettext(
+        "%(column)s is %(text)s; give a day from %(first)s up to today.",
+        column=column,
+        text=repr(text),
+        first=EARLIEST_DAY.isoformat(),
+    )

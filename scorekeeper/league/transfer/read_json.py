@@ -1,0 +1,194 @@
+"""Reading a league exported as JSON: every game checked and replayed, and its own
+totals, winner and amount checked against its deals."""
+
+from datetime import date, datetime
+from typing import Any
+
+from scorekeeper.engine import (
+    DealAfterEnd,
+    DifferenceRule,
+    InvalidTally,
+    Rules,
+    Scorecard,
+    Seat,
+    SkunkRule,
+    Stakes,
+    format_money,
+    parse_money,
+    settle,
+    validate_tally,
+)
+from scorekeeper.errors import ServiceError
+from scorekeeper.i18n import gettext
+from scorekeeper.league.players import clean_player_name
+from scorekeeper.league.seasons import check_season
+from scorekeeper.league.transfer.formats import JSON_FORMAT
+from scorekeeper.league.transfer.plan import (
+    ImportPlan,
+    ImportProblems,
+    PlannedGame,
+    Problems,
+    reasonable_moment,
+    unreasonable_moment,
+)
+from scorekeeper.models import Player
+
+
+def parse_json(data: object) -> ImportPlan:
+    """Check a league exported as JSON; ImportProblems names each bad game and deal."""
+    if not isinstance(data, dict) or data.get("format") != JSON_FORMAT:
+        raise ImportProblems(
+            [
+                gettext(
+                    "This is not a league exported by Mille Scorekeeper (%(format)s).",
+                    format=JSON_FORMAT,
+                )
+            ]
+        )
+    problems = Problems()
+    plan = ImportPlan(source="a league export")
+    for name in _list(data, "players", problems):
+        try:
+            plan.add_player(clean_player_name(str(name)))
+        except ServiceError as error:
+            problems.add("players", error.message)
+    for index, season in enumerate(_list(data, "seasons", problems), start=1):
+        try:
+            name = str(season["name"])
+            starts_on = date.fromisoformat(season["starts_on"])
+            ends_on = date.fromisoformat(season["ends_on"])
+        except (KeyError, TypeError, ValueError):
+            problems.add(f"season {index}", "needs a name, starts_on and ends_on (YYYY-MM-DD).")
+            continue
+        try:
+            plan.seasons.append((check_season(name, starts_on, ends_on), starts_on, ends_on))
+        except ServiceError as error:
+            problems.add(f"season {index}", error.message)
+    games = []
+    for index, game in enumerate(_list(data, "games", problems), start=1):
+        planned = _json_game(game, f"game {index}", problems)
+        if planned is not None:
+            plan.add(planned)
+            games.append(planned)
+    problems.raise_any()
+    plan.read_games = lambda: games
+    return plan
+
+
+def _list(data: dict[str, Any], key: str, problems: Problems) -> list[Any]:
+    value = data.get(key, [])
+    if not isinstance(value, list):
+        problems.add(key, "should be a list.")
+        return []
+    return value
+
+
+def _json_game(data: Any, where: str, problems: Problems) -> PlannedGame | None:
+    before = len(problems.found)
+    try:
+        where = f"{where} (id {int(data['id'])})" if "id" in data else where
+        players = (str(data["players"][0]), str(data["players"][1]))
+        rules = Rules(
+            target=int(data["rules"]["target"]),
+            progressive=bool(data["rules"]["progressive"]),
+            natural_needed=bool(data["rules"]["natural_needed"]),
+            skunk=SkunkRule(data["rules"]["skunk"]),
+            difference=DifferenceRule(data["rules"]["difference"]),
+        )
+        stakes = Stakes(
+            small=parse_money(str(data["stakes"]["small"])),
+            big=parse_money(str(data["stakes"]["big"])),
+        )
+        dealer = Seat(int(data["first_dealer"]))
+        created_at = datetime.fromisoformat(data["created_at"])
+        finished_at = _optional_moment(data.get("finished_at"))
+        paid_at = _optional_moment(data.get("paid_at"))
+        deals = list(data["deals"])
+    except (KeyError, IndexError, TypeError, ValueError) as error:
+        problems.add(where, f"can't be read ({error}).")
+        return None
+    try:
+        names = (clean_player_name(players[0]), clean_player_name(players[1]))
+    except ServiceError as error:
+        problems.add(where, f"players: {error.message}")
+        return None
+    created_at = _json_moment(created_at, "created_at", data, where, problems)
+    if finished_at is not None:
+        finished_at = _json_moment(finished_at, "finished_at", data, where, problems)
+    if paid_at is not None:
+        paid_at = _json_moment(paid_at, "paid_at", data, where, problems)
+    if Player.key(names[0]) == Player.key(names[1]):
+        problems.add(where, "the two players are the same player.")
+    game = PlannedGame(where, names, rules, stakes, dealer, [], created_at, finished_at, paid_at)
+    game.paid_by = data.get("paid_by") if isinstance(data.get("paid_by"), str) else None
+    for number, deal in enumerate(deals, start=1):
+        try:
+            tally = validate_tally(deal["out"], deal["scores"], deal["stars"])
+        except InvalidTally as invalid:
+            for problem in invalid.problems:
+                problems.add(f"{where}, deal {number}", f"{problem.field}: {problem.message}")
+            continue
+        except (KeyError, IndexError, TypeError):
+            problems.add(f"{where}, deal {number}", "needs out, scores and stars.")
+            continue
+        game.tallies.append(tally)
+        game.deal_extras.append(
+            _deal_extras(deal, game.created_at, f"{where}, deal {number}", problems)
+        )
+    if len(problems.found) > before:
+        return None
+    try:
+        card = game.card
+    except DealAfterEnd as error:
+        problems.add(f"{where}, deal {error.ended_at + 1}", str(error))
+        return None
+    _check_json_outcome(data, game, card, where, problems)
+    return game
+
+
+def _deal_extras(
+    deal: dict[str, Any], default: datetime, where: str, problems: Problems
+) -> dict[str, Any]:
+    """The deal's cards and when it was recorded (the game's start, if the file can't say)."""
+    cards = deal.get("cards")
+    try:
+        recorded = _optional_moment(deal.get("created_at"))
+    except ValueError:
+        recorded = None
+    if recorded is not None:
+        recorded = _json_moment(recorded, "created_at", deal, where, problems)
+    return {"cards": cards if isinstance(cards, dict) else None, "created_at": recorded or default}
+
+
+def _optional_moment(value: object) -> datetime | None:
+    return None if value is None else datetime.fromisoformat(str(value))
+
+
+def _json_moment(
+    moment: datetime, column: str, data: dict[str, Any], where: str, problems: Problems
+) -> datetime:
+    """A moment of the file as :func:`reasonable_moment` has it; a problem (and the moment as
+    given, which is never saved) when no game could have been played then."""
+    reasonable = reasonable_moment(moment)
+    if reasonable is None:
+        problems.add(where, unreasonable_moment(column, str(data[column])))
+        return moment
+    return reasonable
+
+
+def _check_json_outcome(
+    data: dict[str, Any], game: PlannedGame, card: Scorecard, where: str, problems: Problems
+) -> None:
+    """The file's own totals, winner and amount must be what its deals give."""
+    due = format_money(settle(card, game.stakes).total) if card.finished else None
+    winner = None if card.winner is None else int(card.winner)
+    if card.finished != (game.finished_at is not None):
+        problems.add(where, "finished_at doesn't match its deals (finished or not).")
+    if game.paid_at is not None and not card.finished:
+        problems.add(where, "is paid but not finished.")
+    expected = {"totals": list(card.totals), "winner": winner, "amount_due": due}
+    for key, value in expected.items():
+        if key in data and data[key] != value:
+            problems.add(
+                where, f"{key} is {data[key]!r} in the file, but its deals give {value!r}."
+            )

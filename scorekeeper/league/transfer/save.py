@@ -1,0 +1,193 @@
+"""Saving a checked import in one transaction: everything or nothing."""
+
+from collections.abc import Iterable, Iterator, Sequence
+from datetime import datetime
+from itertools import islice
+from typing import Any, Final
+
+from flask import current_app
+from sqlalchemy import func, insert, select
+
+from scorekeeper import audit
+from scorekeeper.database import writing
+from scorekeeper.engine import Tally
+from scorekeeper.errors import ServiceError
+from scorekeeper.i18n import gettext, ngettext
+from scorekeeper.i18n import number as worded_number
+from scorekeeper.league import stats as league_stats
+from scorekeeper.league.transfer.plan import ImportPlan, ImportProblems, PlannedGame
+from scorekeeper.models import Deal, Game, Player, Season, db
+from scorekeeper.table.service import derived_columns
+
+#: Games saved between two progress lines.
+BATCH: Final = 250
+
+
+def check_league_empty(league_id: int) -> None:
+    """A league export goes into a league without games; ImportProblems otherwise."""
+    count = db.session.scalar(select(func.count(Game.id)).where(Game.league_id == league_id))
+    if count:
+        raise ImportProblems(
+            [
+                gettext(
+                    "A league export is imported into a league without games; this one has "
+                    "%(count)s. Create a new league for it.",
+                    count=worded_number(count),
+                )
+            ]
+        )
+
+
+def run_import(league_id: int, plan: ImportPlan) -> Iterator[str]:
+    """Save a checked plan in one transaction, saying how far it got as it goes.
+
+    The last line says what was imported. If anything fails, nothing is saved
+    and the last line says so.
+    """
+    total = plan.game_count
+    try:
+        with writing():
+            league_stats.lock_league(league_id)
+            players = _players_for(league_id, plan)
+            _seasons_for(league_id, plan)
+            done = 0
+            for batch in _batches(plan.read_games(), BATCH):
+                _save(league_id, batch, players, plan.source)
+                done += len(batch)
+                yield gettext(
+                    "Saved %(done)s of %(total)s games…",
+                    done=worded_number(done),
+                    total=worded_number(total),
+                )
+            yield gettext("Recomputing standings, ratings, head-to-head and balances…")
+            league_stats.rebuild_league(league_id)
+    except ServiceError as error:  # the transaction is rolled back: say so, don't half-import
+        yield gettext("Nothing was imported: %(error)s", error=error.message)
+        return
+    except Exception:  # a database error is for the log, never for the page
+        current_app.logger.exception("Import into league %s failed", league_id)
+        yield gettext(
+            "Nothing was imported: the database refused the file's data. Nothing was changed; "
+            "check the file (names and values), or ask the site's administrator, who can see "
+            "what went wrong in the log."
+        )
+        return
+    finally:
+        if plan.file is not None:
+            plan.file.close()
+    yield ngettext(
+        # English has always said "games", even for one.
+        "Imported %(games)s games (%(deals)s deals).",
+        "Imported %(games)s games (%(deals)s deals).",
+        total,
+        games=worded_number(total),
+        deals=worded_number(plan.deal_count),
+    )
+
+
+def _batches(games: Iterable[PlannedGame], size: int) -> Iterator[list[PlannedGame]]:
+    games = iter(games)
+    while batch := list(islice(games, size)):
+        yield batch
+
+
+def import_all(league_id: int, plan: ImportPlan) -> str:
+    """Save a checked plan; the last progress line, which says what was imported."""
+    return list(run_import(league_id, plan))[-1]
+
+
+def _players_for(league_id: int, plan: ImportPlan) -> dict[str, int]:
+    """The id of every player the file names, by key; new ones are added to the league."""
+    players = dict(
+        db.session.execute(
+            select(Player.name_key, Player.id).where(Player.league_id == league_id)
+        ).all()
+    )
+    new = [
+        {"league_id": league_id, "name": name, "name_key": key}
+        for key, name in plan.players.items()
+        if key not in players
+    ]
+    if new:
+        db.session.execute(insert(Player), new)
+        players = dict(
+            db.session.execute(
+                select(Player.name_key, Player.id).where(Player.league_id == league_id)
+            ).all()
+        )
+    return players
+
+
+def _seasons_for(league_id: int, plan: ImportPlan) -> None:
+    taken = set(db.session.scalars(select(Season.name).where(Season.league_id == league_id)))
+    for name, starts_on, ends_on in plan.seasons:
+        if name not in taken:
+            db.session.add(
+                Season(league_id=league_id, name=name, starts_on=starts_on, ends_on=ends_on)
+            )
+            taken.add(name)
+
+
+def _save(
+    league_id: int,
+    batch: Sequence[PlannedGame],
+    players: dict[str, int],
+    source: str,
+) -> None:
+    """Save a batch of games, then let the session forget them: memory stays bounded."""
+    games = []
+    for planned in batch:
+        game = Game(
+            league_id=league_id,
+            player0_id=players[Player.key(planned.names[0])],
+            player1_id=players[Player.key(planned.names[1])],
+            first_dealer=int(planned.first_dealer),
+            created_at=planned.created_at,
+            version=1,
+        )
+        game.rules, game.stakes = planned.rules, planned.stakes
+        for name, value in derived_columns(planned.card, planned.stakes).items():
+            setattr(game, name, value)
+        game.finished_at = planned.finished_at if game.finished else None
+        game.paid_at = planned.paid_at  # marked paid by nobody here: the import says who
+        db.session.add(game)
+        games.append(game)
+    db.session.flush()
+    deals = [
+        deal_row(game.id, number, tally, game.created_at)
+        | (planned.deal_extras[number - 1] if planned.deal_extras else {})
+        for game, planned in zip(games, batch, strict=True)
+        for number, tally in enumerate(planned.tallies, start=1)
+    ]
+    if deals:
+        db.session.execute(insert(Deal), deals)
+    events = []
+    for game, planned in zip(games, batch, strict=True):
+        claimed = f" The file says {planned.paid_by} marked it paid." if planned.paid_by else ""
+        events.append(
+            audit.record(
+                game,
+                audit.IMPORTED,
+                f"Imported from {source} ({planned.source}).{claimed}"[:200],
+                after={"deals": len(planned.tallies), "status": game.status},
+            )
+        )
+    db.session.flush()
+    for row in (*games, *events):
+        db.session.expunge(row)
+
+
+def deal_row(game_id: int, number: int, tally: Tally, created_at: datetime) -> dict[str, Any]:
+    """A deal as a row of the deal table (without cards), for a bulk insert: an import's,
+    or the benchmarks' generated league."""
+    return {
+        "game_id": game_id,
+        "number": number,
+        "out_seat": int(tally.out),
+        "score0": tally.scores[0],
+        "score1": tally.scores[1],
+        "stars0": tally.stars[0],
+        "stars1": tally.stars[1],
+        "created_at": created_at,
+        "cards": None,
+    }

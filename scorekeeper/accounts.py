@@ -17,7 +17,6 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import joinedload
 
 from .database import writing
-from .i18n import gettext
 from .models import (
     ApiToken,
     League,
@@ -32,6 +31,7 @@ from .models import (
 from .passwords import MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, is_common
 from .permissions import forget_roles
 from .services import ServiceError, check_key_length, check_printable, slugify, squeeze
+from .translation import gettext
 
 MAX_USERNAME_LENGTH = 40
 SETUP_CODE_DIGITS = 12

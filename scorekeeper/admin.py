@@ -5,11 +5,11 @@ from werkzeug.wrappers import Response
 
 from . import accounts, services
 from .forms import LeagueDefaultsForm, LeagueForm, MemberForm, RoleForm
-from .i18n import gettext
 from .messages import role_label
 from .models import League, Role, User, db
 from .permissions import acting_user, require_role, require_site_admin
 from .services import ServiceError
+from .translation import gettext
 
 bp = Blueprint("admin", __name__)
 

@@ -1,7 +1,5 @@
 """Accounts: the first administrator, signing in and out, password and API tokens."""
 
-from urllib.parse import urlsplit
-
 from flask import (
     Blueprint,
     abort,
@@ -18,9 +16,10 @@ from werkzeug.wrappers import Response
 
 from . import accounts
 from .forms import ButtonForm, ChangePasswordForm, LoginForm, SetupForm, TokenForm
-from .i18n import gettext
 from .models import User
 from .services import ServiceError
+from .translation import gettext
+from .urls import safe_next
 
 bp = Blueprint("auth", __name__)
 login_manager = LoginManager()
@@ -44,15 +43,6 @@ def _sign_out() -> None:
     """End this browser's session on the server too, then forget it here."""
     accounts.end_session(current_user.get_id() if current_user.is_authenticated else None)
     logout_user()
-
-
-def _safe_next(target: str | None) -> str:
-    """Only a path on this site: never send a signed-in user elsewhere."""
-    if target and target.startswith("/") and not target.startswith("//"):
-        parts = urlsplit(target)
-        if not parts.scheme and not parts.netloc:
-            return target
-    return url_for("table.home")
 
 
 @bp.route("/setup", methods=["GET", "POST"])
@@ -95,7 +85,7 @@ def login() -> tuple[str, int] | Response:
         else:
             if user is not None:
                 _sign_in(user, remember=form.remember.data)
-                return redirect(_safe_next(request.args.get("next")))
+                return redirect(safe_next(request.args.get("next")))
             form.password.errors = [gettext("The username or password is wrong.")]
             status = 401
     return render_template("auth/login.html", form=form), status

@@ -26,9 +26,9 @@ from wtforms.widgets import TextInput
 from .counted_cards import HAND_CLASSES, MAX_SETS, BadCards, CountedCards
 from .engine import CardSet, Count, Hand, PlayerCards, Rank, Seat
 from .forms import GameChangeForm, whole_number
-from .i18n import gettext
-from .i18n import lazy_gettext as _l
 from .messages import RANK_SYMBOLS, SPECIALS_HEADING, lazy_hand_field_label, problem_message
+from .translation import gettext
+from .translation import lazy_gettext as _l
 
 #: Set rows shown at once; the rest (up to one per rank) sit behind "More sets".
 SHOWN_SET_ROWS: Final = 8

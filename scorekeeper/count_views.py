@@ -12,9 +12,9 @@ from .count_forms import SHOWN_SET_ROWS, CountForm
 from .counted_cards import HAND_CLASSES
 from .engine import Seat
 from .forms import DealForm
-from .i18n import gettext
 from .models import Game, Role, db
 from .permissions import require_role
+from .translation import gettext
 
 bp = Blueprint("counting", __name__)
 

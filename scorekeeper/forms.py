@@ -48,12 +48,13 @@ from .engine import (
     validate_tally,
 )
 from .engine.rules import MAX_STAKE, MAX_TARGET, MIN_TARGET
-from .i18n import form_translations, gettext, in_english
-from .i18n import lazy_gettext as _l
-from .i18n import money as money_text
+from .formatting import money as money_text
+from .languages import in_english
 from .messages import PRESET_LABELS, ROLE_LABELS, problem_message
 from .models import Role
 from .services import MAX_NAME_LENGTH, name_problem, squeeze
+from .translation import form_translations, gettext
+from .translation import lazy_gettext as _l
 
 _WHOLE_NUMBER = re.compile(r"([+-]?)(\d+)")
 #: More digits than any score or star count has: such a number is read as this one, out of
@@ -99,7 +100,7 @@ def name_validators(missing: str) -> list[Any]:
 
 class Form(FlaskForm):
     """A Flask-WTF form whose WTForms messages come from catalogs read once
-    (:func:`i18n.form_translations`), not from disk on every request."""
+    (:func:`translation.form_translations`), not from disk on every request."""
 
     class Meta:
         def get_translations(self, form: Any) -> Any:

@@ -6,11 +6,11 @@ from wtforms.validators import DataRequired, InputRequired, Length, NumberRange,
 from wtforms.widgets import HiddenInput
 
 from .forms import Form, squeezed, visible
-from .i18n import gettext
-from .i18n import lazy_gettext as _l
 from .league_queries import MAX_ID
 from .seasons import LAST_SEASON_DAY, MAX_SEASON_NAME
 from .services import EARLIEST_DAY
+from .translation import gettext
+from .translation import lazy_gettext as _l
 
 #: A browser's date picker offers only the days a season may have (seasons.check_season).
 SEASON_DAYS = {"min": EARLIEST_DAY.isoformat(), "max": LAST_SEASON_DAY.isoformat()}

@@ -20,16 +20,16 @@ from flask import (
 )
 from werkzeug.wrappers import Response
 
-from . import i18n, messages, services, transfer
+from . import formatting, messages, services, transfer
 from . import league_queries as queries
 from . import seasons as season_service
 from .engine import Preset
 from .forms import ButtonForm
-from .i18n import gettext, ngettext
 from .league_charts import trend_chart
 from .league_forms import ImportForm, SeasonForm, SettleForm
 from .models import League, Player, Role, Season
 from .permissions import acting_user, may, require_read, require_role
+from .translation import gettext, ngettext
 from .views import allows_body, money
 
 bp = Blueprint("leagues", __name__)
@@ -38,11 +38,11 @@ bp = Blueprint("leagues", __name__)
 MAX_IMPORT_BYTES = 50 * 1024 * 1024
 
 
-# Numbers as the page's language writes them (i18n): 66.7% / 66,7 %, +$10.00 / +10,00 $.
-bp.add_app_template_filter(i18n.tenths, "tenths")
-bp.add_app_template_filter(i18n.percent, "percent")
-bp.add_app_template_filter(i18n.signed, "signed")
-bp.add_app_template_filter(i18n.signed_money, "signed_money")
+# Numbers as the page's language writes them (formatting): 66.7% / 66,7 %, +$10.00 / +10,00 $.
+bp.add_app_template_filter(formatting.tenths, "tenths")
+bp.add_app_template_filter(formatting.percent, "percent")
+bp.add_app_template_filter(formatting.signed, "signed")
+bp.add_app_template_filter(formatting.signed_money, "signed_money")
 
 
 def _id_arg(name: str) -> int | None:

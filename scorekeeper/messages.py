@@ -19,9 +19,11 @@ from flask_babel.speaklater import LazyString
 from .counted_cards import HAND_LABELS, card_value
 from .engine import Preset, Rank, SetCount, TallyProblem
 from .engine.counting import Limit, Place
-from .i18n import gettext, in_english, money, ngettext, number
-from .i18n import lazy_gettext as _l
+from .formatting import money, number
+from .languages import in_english
 from .models import FINISHED, IN_PROGRESS, AuditEvent, Game, Role
+from .translation import gettext, ngettext
+from .translation import lazy_gettext as _l
 
 # Names ----------------------------------------------------------------------------
 

@@ -10,10 +10,10 @@ from sqlalchemy import select
 
 from . import league_stats
 from .database import writing
-from .i18n import gettext
 from .league_queries import MAX_ID
 from .models import Season, db
 from .services import EARLIEST_DAY, NotFound, ServiceError, check_printable, squeeze
+from .translation import gettext
 
 MAX_SEASON_NAME = 60
 #: The last day a season may end on: far enough ahead for any plan, and a day with a day

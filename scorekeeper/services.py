@@ -33,7 +33,6 @@ from .engine import (
     replay,
     settle,
 )
-from .i18n import gettext, lazy_gettext
 from .models import (
     FINISHED,
     IN_PROGRESS,
@@ -49,6 +48,7 @@ from .models import (
 from .names import MAX_KEY_LENGTH, squeeze, unseen
 from .permissions import current_actor
 from .similar_names import close_names
+from .translation import gettext, lazy_gettext
 
 DEFAULT_LEAGUE_NAME = "Our table"
 #: Why a name is refused, on pages (beside the field), in the API and on import.

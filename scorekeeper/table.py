@@ -18,10 +18,8 @@ from werkzeug.wrappers import Response
 
 from . import services
 from .charts import running_totals_chart
+from .formatting import number as points
 from .forms import DealForm, GameChangeForm, NewGameForm, PlayerForm, RematchForm
-from .i18n import gettext
-from .i18n import lazy_gettext as _l
-from .i18n import number as points
 from .models import FINISHED, IN_PROGRESS, Game, League, Role, db
 from .permissions import (
     acting_user,
@@ -32,6 +30,8 @@ from .permissions import (
     role_in,
     scorekeeping_leagues,
 )
+from .translation import gettext
+from .translation import lazy_gettext as _l
 
 bp = Blueprint("table", __name__)
 

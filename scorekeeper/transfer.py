@@ -44,13 +44,13 @@ from .engine import (
     settle,
     validate_tally,
 )
+from .formatting import number as worded_number
 from .forms import whole_number
-from .i18n import gettext, ngettext
-from .i18n import number as worded_number
 from .messages import problem_message
 from .models import FINISHED, IN_PROGRESS, Deal, Game, League, Player, Season, User, db
 from .seasons import check_season
 from .services import EARLIEST_DAY, ServiceError, clean_player_name
+from .translation import gettext, ngettext
 
 JSON_FORMAT: Final = "mille-scorekeeper-league/1"
 #: Reported problems stop here; a file this wrong is better fixed and checked again.

@@ -10,9 +10,10 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response
 
 from . import assets, i18n
-from .i18n import gettext, money
-from .i18n import lazy_gettext as _l
-from .i18n import number as points  # a total as on the card: 1,275 / 1 275, −50
+from .formatting import money
+from .formatting import number as points  # a total as on the card: 1,275 / 1 275, −50
+from .translation import gettext
+from .translation import lazy_gettext as _l
 
 csrf = CSRFProtect()
 
@@ -140,7 +141,7 @@ def _first_visit_offers_setup() -> Response | None:
 
 
 def init_app(app: Flask) -> None:
-    from . import admin, api, auth, count_views, leagues, messages, offline, rows, table
+    from . import admin, api, auth, count_views, leagues, messages, offline, table
     from .models import Role
     from .permissions import acting_user, keeps_score_anywhere, may
 
@@ -169,8 +170,6 @@ def init_app(app: Flask) -> None:
     app.add_template_global(Role)
     app.add_template_global(acting_user)
     app.add_template_global(keeps_score_anywhere)
-    app.add_template_global(rows.game_summary_row)
-    app.add_template_global(rows.star_marks)
     app.add_template_filter(money)
     app.add_template_filter(points, "points")
     app.add_template_filter(stars)

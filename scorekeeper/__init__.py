@@ -12,11 +12,11 @@ from flask_compress import Compress
 from flask_wtf.csrf import CSRFError
 from werkzeug.routing import IntegerConverter, Map
 
-from scorekeeper import api, database, i18n, messages, rows
+from scorekeeper import api, database, i18n, messages
 from scorekeeper.accounts import views as accounts_views
 from scorekeeper.accounts.permissions import acting_user, keeps_score_anywhere, may
-from scorekeeper.i18n import money
-from scorekeeper.i18n import number as points
+from scorekeeper.formatting import money
+from scorekeeper.formatting import number as points
 from scorekeeper.league import settings as league_settings
 from scorekeeper.league import views as league_views
 from scorekeeper.league.service import ensure_default_league
@@ -24,8 +24,9 @@ from scorekeeper.models import Role
 from scorekeeper.ops import cli
 from scorekeeper.table import count_views
 from scorekeeper.table import views as table_views
+from scorekeeper.table.forms import preset_rules
 from scorekeeper.web import assets, errors, https, offline, security
-from scorekeeper.web.filters import preset_rules, stars
+from scorekeeper.web.filters import stars
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 
@@ -158,8 +159,6 @@ def register_template_helpers(app: Flask) -> None:
     app.add_template_global(Role)
     app.add_template_global(acting_user)
     app.add_template_global(keeps_score_anywhere)
-    app.add_template_global(rows.game_summary_row)
-    app.add_template_global(rows.star_marks)
     app.add_template_filter(money)
     app.add_template_filter(points, "points")
     app.add_template_filter(stars)

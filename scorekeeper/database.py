@@ -15,6 +15,8 @@ try:
 except ImportError:  # Windows: one waitress process, the only way to serve there
     fcntl = None  # type: ignore[assignment]
 
+from sqlalchemy.dialects import postgresql, sqlite
+
 from scorekeeper.models import db
 
 MIGRATIONS_DIR = str(Path(__file__).resolve().parent / "migrations")
@@ -164,8 +166,6 @@ def _migrating_alone(engine: Engine) -> Iterator[None]:
 def insert(model: Any) -> Any:
     """An ``INSERT`` with ``ON CONFLICT`` clauses for the session's database: PostgreSQL and
     SQLite write them alike, and SQLAlchemy offers them per dialect."""
-    from sqlalchemy.dialects import postgresql, sqlite
-
     if db.session.get_bind().dialect.name == "postgresql":
         return postgresql.insert(model)
     return sqlite.insert(model)

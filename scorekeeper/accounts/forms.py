@@ -17,7 +17,7 @@ from wtforms.validators import (
 )
 
 from scorekeeper.accounts.users import is_setup_code, password_problem
-from scorekeeper.i18n import lazy_gettext as _l
+from scorekeeper.translation import lazy_gettext as _l
 from scorekeeper.web.forms import Form, squeezed, visible
 
 

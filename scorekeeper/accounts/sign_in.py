@@ -14,7 +14,6 @@ from sqlalchemy.orm import joinedload
 from scorekeeper.accounts.users import _hash_method, user_by_name
 from scorekeeper.database import writing
 from scorekeeper.errors import ServiceError
-from scorekeeper.i18n import gettext
 from scorekeeper.models import (
     LoginThrottle,
     User,
@@ -22,6 +21,7 @@ from scorekeeper.models import (
     db,
     utcnow,
 )
+from scorekeeper.translation import gettext
 
 #: Attempts allowed in one window for a username from one address: guessing one
 #: account is slow, and its owner, from anywhere else, still signs in.

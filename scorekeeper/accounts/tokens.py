@@ -6,9 +6,9 @@ from sqlalchemy import select, update
 
 from scorekeeper.database import writing
 from scorekeeper.errors import ServiceError
-from scorekeeper.i18n import gettext
 from scorekeeper.models import ApiToken, User, db, utcnow
 from scorekeeper.names import squeeze
+from scorekeeper.translation import gettext
 
 
 def create_token(user_id: int, name: str) -> str:

@@ -9,10 +9,10 @@ from sqlalchemy.exc import IntegrityError
 from scorekeeper.accounts.passwords import MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, is_common
 from scorekeeper.database import writing
 from scorekeeper.errors import ServiceError
-from scorekeeper.i18n import gettext
-from scorekeeper.league.service import set_membership
+from scorekeeper.league.service import ensure_default_league, set_membership
 from scorekeeper.models import Role, User, UserSession, db
 from scorekeeper.names import check_key_length, check_printable, squeeze
+from scorekeeper.translation import gettext
 
 MAX_USERNAME_LENGTH = 40
 
@@ -105,8 +105,6 @@ def create_first_admin(username: str, password: str) -> User:
     if has_users():
         raise ServiceError(gettext("This site already has an administrator."))
     user = create_user(username, password, admin=True)
-    from scorekeeper.league.service import ensure_default_league
-
     league = ensure_default_league()
     set_membership(league.id, user.id, Role.ADMIN)
     return user

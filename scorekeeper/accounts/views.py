@@ -1,7 +1,5 @@
 """Accounts: the first administrator, signing in and out, password and API tokens."""
 
-from urllib.parse import urlsplit
-
 from flask import (
     Blueprint,
     abort,
@@ -21,8 +19,9 @@ from scorekeeper.accounts import tokens as token_service
 from scorekeeper.accounts import users as user_service
 from scorekeeper.accounts.forms import ChangePasswordForm, LoginForm, SetupForm, TokenForm
 from scorekeeper.errors import ServiceError
-from scorekeeper.i18n import gettext
 from scorekeeper.models import User
+from scorekeeper.translation import gettext
+from scorekeeper.urls import is_api_request, safe_next
 from scorekeeper.web.forms import ButtonForm
 
 bp = Blueprint("auth", __name__)
@@ -47,15 +46,6 @@ def _sign_out() -> None:
     """End this browser's session on the server too, then forget it here."""
     sign_in_service.end_session(current_user.get_id() if current_user.is_authenticated else None)
     logout_user()
-
-
-def _safe_next(target: str | None) -> str:
-    """Only a path on this site: never send a signed-in user elsewhere."""
-    if target and target.startswith("/") and not target.startswith("//"):
-        parts = urlsplit(target)
-        if not parts.scheme and not parts.netloc:
-            return target
-    return url_for("table.home")
 
 
 @bp.route("/setup", methods=["GET", "POST"])
@@ -100,7 +90,7 @@ def login() -> tuple[str, int] | Response:
         else:
             if user is not None:
                 _sign_in(user, remember=form.remember.data)
-                return redirect(_safe_next(request.args.get("next")))
+                return redirect(safe_next(request.args.get("next")))
             form.password.errors = [gettext("The username or password is wrong.")]
             status = 401
     return render_template("auth/login.html", form=form), status
@@ -190,13 +180,9 @@ def first_visit_offers_setup() -> Response | None:
     state = current_app.extensions.setdefault("scorekeeper", {})
     if state.get("has_users") or request.endpoint in ("auth.setup", "static", "i18n.set_language"):
         return None
-    from scorekeeper.api import is_api_request
-
     if is_api_request():
         return None
-    from scorekeeper.accounts.users import has_users
-
-    if has_users():
+    if user_service.has_users():
         state["has_users"] = True  # accounts are never all deleted: no need to ask again
         return None
     return redirect(url_for("auth.setup"))

@@ -7,7 +7,8 @@
 * :mod:`.openapi` — the OpenAPI 3.1 description at ``/api/v1/openapi.json``.
 """
 
+from ..urls import is_api_request
 from . import count, games, leagues, openapi  # noqa: F401  (each registers its views on bp)
-from .core import PREFIX, ApiError, bp, http_error, is_api_request, json_body
+from .core import PREFIX, ApiError, bp, http_error, json_body
 
 __all__ = ["PREFIX", "ApiError", "bp", "http_error", "is_api_request", "json_body"]

@@ -21,8 +21,8 @@ from werkzeug.wrappers import Response
 from scorekeeper.accounts import tokens as token_service
 from scorekeeper.accounts.permissions import acting_user, require_role
 from scorekeeper.models import League, Role, User
+from scorekeeper.urls import API_PREFIX as PREFIX
 
-PREFIX: Final = "/api/v1"
 View = TypeVar("View", bound=Callable[..., Any])
 
 bp = Blueprint("api", __name__, url_prefix=PREFIX)
@@ -90,11 +90,6 @@ def error_response(
     if status == 401:
         response.headers["WWW-Authenticate"] = 'Bearer realm="mille"'
     return response
-
-
-def is_api_request() -> bool:
-    """Whether this request is for the API, even one that matched no route."""
-    return request.path == PREFIX or request.path.startswith(PREFIX + "/")
 
 
 @bp.errorhandler(ApiError)

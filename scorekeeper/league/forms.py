@@ -20,13 +20,13 @@ from wtforms.validators import (
 )
 from wtforms.widgets import HiddenInput
 
-from scorekeeper.i18n import gettext
-from scorekeeper.i18n import lazy_gettext as _l
 from scorekeeper.league.queries import MAX_ID
 from scorekeeper.league.seasons import LAST_SEASON_DAY, MAX_SEASON_NAME
 from scorekeeper.messages import ROLE_LABELS
 from scorekeeper.models import Role
 from scorekeeper.table.forms import RulesForm
+from scorekeeper.translation import gettext
+from scorekeeper.translation import lazy_gettext as _l
 from scorekeeper.values import EARLIEST_DAY
 from scorekeeper.web.forms import Form, squeezed, visible
 

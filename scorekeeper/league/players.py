@@ -4,10 +4,10 @@ from sqlalchemy import select
 
 from scorekeeper.database import writing
 from scorekeeper.errors import ServiceError
-from scorekeeper.i18n import gettext
 from scorekeeper.league.similar_names import close_names
 from scorekeeper.models import Player, db
 from scorekeeper.names import MAX_NAME_LENGTH, check_key_length, check_printable, squeeze
+from scorekeeper.translation import gettext
 
 
 def clean_player_name(name: str) -> str:

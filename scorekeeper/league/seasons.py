@@ -10,11 +10,11 @@ from sqlalchemy import select
 
 from scorekeeper.database import writing
 from scorekeeper.errors import NotFound, ServiceError
-from scorekeeper.i18n import gettext
 from scorekeeper.league import stats as league_stats
 from scorekeeper.league.queries import MAX_ID
 from scorekeeper.models import Season, db
 from scorekeeper.names import check_printable, squeeze
+from scorekeeper.translation import gettext
 from scorekeeper.values import EARLIEST_DAY
 
 MAX_SEASON_NAME = 60

@@ -11,9 +11,9 @@ from sqlalchemy.orm import joinedload
 from scorekeeper.accounts.permissions import forget_roles
 from scorekeeper.database import writing
 from scorekeeper.errors import ServiceError
-from scorekeeper.i18n import gettext
 from scorekeeper.models import Game, League, Membership, Player, Role, User, db
 from scorekeeper.names import check_printable, squeeze
+from scorekeeper.translation import gettext
 
 DEFAULT_LEAGUE_NAME = "Our table"
 

@@ -6,11 +6,11 @@ from werkzeug.wrappers import Response
 from scorekeeper.accounts import users as user_service
 from scorekeeper.accounts.permissions import acting_user, require_role, require_site_admin
 from scorekeeper.errors import ServiceError
-from scorekeeper.i18n import gettext
 from scorekeeper.league import service as league_service
 from scorekeeper.league.forms import LeagueDefaultsForm, LeagueForm, MemberForm, RoleForm
 from scorekeeper.messages import role_label
 from scorekeeper.models import League, Role, User, db
+from scorekeeper.translation import gettext
 
 bp = Blueprint("admin", __name__)
 

@@ -20,11 +20,11 @@ from flask import (
 )
 from werkzeug.wrappers import Response
 
-from scorekeeper import i18n, messages
+from scorekeeper import formatting, messages
 from scorekeeper.accounts.permissions import acting_user, may, require_read, require_role
 from scorekeeper.engine import Preset
 from scorekeeper.errors import NotFound, ServiceError
-from scorekeeper.i18n import gettext, money, ngettext
+from scorekeeper.formatting import money
 from scorekeeper.league import queries
 from scorekeeper.league import seasons as season_service
 from scorekeeper.league import service as league_service
@@ -38,6 +38,7 @@ from scorekeeper.league.transfer.read_json import parse_json
 from scorekeeper.league.transfer.save import check_league_empty, run_import
 from scorekeeper.models import League, Player, Role, Season
 from scorekeeper.table import service as game_service
+from scorekeeper.translation import gettext, ngettext
 from scorekeeper.web.forms import ButtonForm
 from scorekeeper.web.security import allows_body
 
@@ -47,11 +48,11 @@ bp = Blueprint("leagues", __name__)
 MAX_IMPORT_BYTES = 50 * 1024 * 1024
 
 
-# Numbers as the page's language writes them (i18n): 66.7% / 66,7 %, +$10.00 / +10,00 $.
-bp.add_app_template_filter(i18n.tenths, "tenths")
-bp.add_app_template_filter(i18n.percent, "percent")
-bp.add_app_template_filter(i18n.signed, "signed")
-bp.add_app_template_filter(i18n.signed_money, "signed_money")
+# Numbers as the page's language writes them (formatting): 66.7% / 66,7 %, +$10.00 / +10,00 $.
+bp.add_app_template_filter(formatting.tenths, "tenths")
+bp.add_app_template_filter(formatting.percent, "percent")
+bp.add_app_template_filter(formatting.signed, "signed")
+bp.add_app_template_filter(formatting.signed_money, "signed_money")
 
 
 def _id_arg(name: str) -> int | None:

@@ -24,8 +24,6 @@ from wtforms.validators import ValidationError
 from wtforms.widgets import TextInput
 
 from scorekeeper.engine import CardSet, Count, Hand, PlayerCards, Rank, Seat
-from scorekeeper.i18n import gettext
-from scorekeeper.i18n import lazy_gettext as _l
 from scorekeeper.messages import (
     RANK_SYMBOLS,
     SPECIALS_HEADING,
@@ -34,6 +32,8 @@ from scorekeeper.messages import (
 )
 from scorekeeper.table.counted_cards import HAND_CLASSES, MAX_SETS, BadCards, CountedCards
 from scorekeeper.table.forms import GameChangeForm
+from scorekeeper.translation import gettext
+from scorekeeper.translation import lazy_gettext as _l
 from scorekeeper.values import read_whole_number
 
 #: Set rows shown at once; the rest (up to one per rank) sit behind "More sets".

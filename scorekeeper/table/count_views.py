@@ -10,11 +10,11 @@ from werkzeug.wrappers import Response
 
 from scorekeeper.accounts.permissions import require_role
 from scorekeeper.engine import Seat
-from scorekeeper.i18n import gettext
 from scorekeeper.models import Game, Role, db
 from scorekeeper.table.count_forms import SHOWN_SET_ROWS, CountForm
 from scorekeeper.table.counted_cards import HAND_CLASSES
 from scorekeeper.table.forms import DealForm
+from scorekeeper.translation import gettext
 
 bp = Blueprint("counting", __name__)
 

@@ -37,11 +37,12 @@ from scorekeeper.engine import (
     validate_tally,
 )
 from scorekeeper.engine.rules import MAX_STAKE, MAX_TARGET, MIN_TARGET
-from scorekeeper.i18n import gettext, in_english
-from scorekeeper.i18n import lazy_gettext as _l
-from scorekeeper.i18n import money as money_text
+from scorekeeper.formatting import money as money_text
+from scorekeeper.languages import in_english
 from scorekeeper.messages import PRESET_LABELS, problem_message
 from scorekeeper.table.counted_cards import CountedCards
+from scorekeeper.translation import gettext
+from scorekeeper.translation import lazy_gettext as _l
 from scorekeeper.values import read_amount, read_whole_number
 from scorekeeper.web.forms import ButtonForm, Form, name_validators, squeezed
 
@@ -437,3 +438,8 @@ class DealForm(GameChangeForm):
     def confirmation(self) -> str:
         """The value of the button that confirms this form's tally."""
         return confirmation(self.tally) if self.tally is not None else ""
+
+
+def preset_rules() -> dict[str, dict[str, object]]:
+    """Each preset's options, for the script that fills them in when a preset is picked."""
+    return {preset.value: rules_data(rules) for preset, rules in PRESETS.items()}

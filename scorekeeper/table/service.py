@@ -26,7 +26,6 @@ from scorekeeper.engine import (
     settle,
 )
 from scorekeeper.errors import Conflict, NotFound, ServiceError, StaleVersion
-from scorekeeper.i18n import gettext
 from scorekeeper.league import stats as league_stats
 from scorekeeper.league.players import _new_player, clean_player_name, find_player
 from scorekeeper.models import (
@@ -42,6 +41,7 @@ from scorekeeper.models import (
     utcnow,
 )
 from scorekeeper.table.counted_cards import CountedCards
+from scorekeeper.translation import gettext
 
 
 def _seat_name(index: int, name: str) -> str:

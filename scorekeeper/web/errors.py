@@ -5,8 +5,10 @@ from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response
 
-from scorekeeper.i18n import gettext
-from scorekeeper.i18n import lazy_gettext as _l
+from scorekeeper.api.core import http_error
+from scorekeeper.translation import gettext
+from scorekeeper.translation import lazy_gettext as _l
+from scorekeeper.urls import is_api_request
 
 ERROR_PAGES = {
     400: (
@@ -36,10 +38,8 @@ ERROR_PAGES = {
 
 
 def error_page(error: HTTPException) -> tuple[str, int] | Response:
-    from scorekeeper import api
-
-    if api.is_api_request():  # also for a path under /api/v1 that matched no route
-        return api.http_error(error)
+    if is_api_request():  # also for a path under /api/v1 that matched no route
+        return http_error(error)
     code = error.code or 500
     if code == 401 and request.method == "GET":
         return redirect(url_for("auth.login", next=request.full_path.rstrip("?")))

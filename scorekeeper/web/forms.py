@@ -9,9 +9,9 @@ from wtforms.validators import (
     ValidationError,
 )
 
-from scorekeeper.i18n import form_translations
-from scorekeeper.i18n import lazy_gettext as _l
 from scorekeeper.names import MAX_NAME_LENGTH, name_problem, squeeze
+from scorekeeper.translation import form_translations
+from scorekeeper.translation import lazy_gettext as _l
 
 
 def squeezed(value: str | None) -> str | None:

@@ -7,6 +7,8 @@ from flask import abort, current_app, request
 from flask_wtf.csrf import CSRFProtect
 from werkzeug.wrappers import Response
 
+from scorekeeper.urls import is_api_request
+
 csrf = CSRFProtect()
 
 
@@ -47,8 +49,6 @@ def refuse_nul_characters() -> None:
     """No field takes a NUL character, and PostgreSQL can't store or compare one: a 400.
 
     The API checks its own arguments and answers a 422 naming the field (API.md)."""
-    from scorekeeper.api import is_api_request
-
     if is_api_request():
         return
     values = (*request.args.values(), *request.form.values())

@@ -409,7 +409,7 @@ def test_stakes_are_shown_and_typed_with_a_decimal_comma_in_french(french, table
 
 
 def test_money_and_numbers_in_each_language(app) -> None:
-    from scorekeeper import i18n
+    from scorekeeper import formatting
 
     expected = {
         "en": ("$38.00", "−$3.00", "1,275", "−50", "66.7%", "+$10.00", "2025-03-14"),
@@ -428,13 +428,13 @@ def test_money_and_numbers_in_each_language(app) -> None:
     for language, values in expected.items():
         with app.test_request_context(headers={"Cookie": f"lang={language}"}):
             assert (
-                i18n.money(3800),
-                i18n.money(-300),
-                i18n.number(1275),
-                i18n.number(-50),
-                i18n.percent(667),
-                i18n.signed_money(1000),
-                i18n.day(date(2025, 3, 14)),
+                formatting.money(3800),
+                formatting.money(-300),
+                formatting.number(1275),
+                formatting.number(-50),
+                formatting.percent(667),
+                formatting.signed_money(1000),
+                formatting.day(date(2025, 3, 14)),
             ) == values
 
 
@@ -485,7 +485,7 @@ def test_french_elides_de_before_a_name_that_starts_with_a_vowel_sound(french, w
 def test_the_elision_reads_the_first_letter_and_keeps_escaping(app, name, expected) -> None:
     from markupsafe import Markup
 
-    from scorekeeper.i18n import elided
+    from scorekeeper.translation import elided
 
     assert elided(Markup("Points de %(name)s"), {"name": name}) % {"name": name} == expected
     assert elided("De %(name)s à %(other)s", {"name": name}).startswith(

@@ -9,8 +9,8 @@ from datetime import UTC, date, datetime, time, timedelta
 from typing import Any, Final, TextIO
 
 from scorekeeper.engine import Rules, Scorecard, Seat, Stakes, Tally, replay
-from scorekeeper.i18n import gettext
 from scorekeeper.models import Player
+from scorekeeper.translation import gettext
 from scorekeeper.values import EARLIEST_DAY
 
 #: Reported problems stop here; a file this wrong is better fixed and checked again.

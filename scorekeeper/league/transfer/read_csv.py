@@ -26,7 +26,6 @@ from scorekeeper.engine import (
     validate_tally,
 )
 from scorekeeper.errors import ServiceError
-from scorekeeper.i18n import gettext, ngettext
 from scorekeeper.league.players import clean_player_name
 from scorekeeper.league.transfer.formats import (
     CSV_COLUMNS,
@@ -45,6 +44,7 @@ from scorekeeper.league.transfer.plan import (
 )
 from scorekeeper.messages import problem_message
 from scorekeeper.models import Player
+from scorekeeper.translation import gettext, ngettext
 from scorekeeper.values import read_whole_number
 
 #: The engine's tally fields, as the CSV names them.

@@ -19,7 +19,6 @@ from scorekeeper.engine import (
     validate_tally,
 )
 from scorekeeper.errors import ServiceError
-from scorekeeper.i18n import gettext
 from scorekeeper.league.players import clean_player_name
 from scorekeeper.league.seasons import check_season
 from scorekeeper.league.transfer.formats import JSON_FORMAT
@@ -32,6 +31,7 @@ from scorekeeper.league.transfer.plan import (
     unreasonable_moment,
 )
 from scorekeeper.models import Player
+from scorekeeper.translation import gettext
 
 
 def parse_json(data: object) -> ImportPlan:

@@ -12,11 +12,9 @@ from flask_compress import Compress
 from flask_wtf.csrf import CSRFError
 from werkzeug.routing import IntegerConverter, Map
 
-from scorekeeper import api, database, i18n, messages
+from scorekeeper import api, database, messages
 from scorekeeper.accounts import views as accounts_views
 from scorekeeper.accounts.permissions import acting_user, keeps_score_anywhere, may
-from scorekeeper.formatting import money
-from scorekeeper.formatting import number as points
 from scorekeeper.league import settings as league_settings
 from scorekeeper.league import views as league_views
 from scorekeeper.league.service import ensure_default_league
@@ -25,8 +23,10 @@ from scorekeeper.ops import cli
 from scorekeeper.table import count_views
 from scorekeeper.table import views as table_views
 from scorekeeper.table.forms import preset_rules
-from scorekeeper.web import assets, errors, https, offline, security
+from scorekeeper.web import assets, errors, https, i18n, offline, security
 from scorekeeper.web.filters import stars
+from scorekeeper.web.formatting import money
+from scorekeeper.web.formatting import number as points
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 

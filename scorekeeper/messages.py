@@ -18,12 +18,12 @@ from flask_babel.speaklater import LazyString
 
 from scorekeeper.engine import Preset, Rank, SetCount, TallyProblem
 from scorekeeper.engine.counting import Limit, Place
-from scorekeeper.formatting import money, number
-from scorekeeper.languages import in_english
 from scorekeeper.models import FINISHED, IN_PROGRESS, AuditEvent, Game, Role
 from scorekeeper.table.counted_cards import HAND_LABELS, card_value
-from scorekeeper.translation import gettext, ngettext
-from scorekeeper.translation import lazy_gettext as _l
+from scorekeeper.web.formatting import money, number
+from scorekeeper.web.languages import in_english
+from scorekeeper.web.translation import gettext, ngettext
+from scorekeeper.web.translation import lazy_gettext as _l
 
 # Names ----------------------------------------------------------------------------
 

@@ -17,8 +17,8 @@ from wtforms.validators import (
 )
 
 from scorekeeper.accounts.users import is_setup_code, password_problem
-from scorekeeper.translation import lazy_gettext as _l
 from scorekeeper.web.forms import Form, squeezed, visible
+from scorekeeper.web.translation import lazy_gettext as _l
 
 
 class LoginForm(Form):

@@ -21,7 +21,7 @@ from scorekeeper.models import (
     db,
     utcnow,
 )
-from scorekeeper.translation import gettext
+from scorekeeper.web.translation import gettext
 
 #: Attempts allowed in one window for a username from one address: guessing one
 #: account is slow, and its owner, from anywhere else, still signs in.

@@ -8,7 +8,7 @@ from scorekeeper.database import writing
 from scorekeeper.errors import ServiceError
 from scorekeeper.models import ApiToken, User, db, utcnow
 from scorekeeper.names import squeeze
-from scorekeeper.translation import gettext
+from scorekeeper.web.translation import gettext
 
 
 def create_token(user_id: int, name: str) -> str:

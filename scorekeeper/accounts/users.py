@@ -12,7 +12,7 @@ from scorekeeper.errors import ServiceError
 from scorekeeper.league.service import ensure_default_league, set_membership
 from scorekeeper.models import Role, User, UserSession, db
 from scorekeeper.names import check_key_length, check_printable, squeeze
-from scorekeeper.translation import gettext
+from scorekeeper.web.translation import gettext
 
 MAX_USERNAME_LENGTH = 40
 

@@ -20,9 +20,9 @@ from scorekeeper.accounts import users as user_service
 from scorekeeper.accounts.forms import ChangePasswordForm, LoginForm, SetupForm, TokenForm
 from scorekeeper.errors import ServiceError
 from scorekeeper.models import User
-from scorekeeper.translation import gettext
 from scorekeeper.urls import is_api_request, safe_next
 from scorekeeper.web.forms import ButtonForm
+from scorekeeper.web.translation import gettext
 
 bp = Blueprint("auth", __name__)
 login_manager = LoginManager()

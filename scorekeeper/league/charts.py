@@ -3,7 +3,7 @@
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from scorekeeper.translation import ngettext
+from scorekeeper.web.translation import ngettext
 
 WIDTH, HEIGHT, PAD = 320, 140, 8
 

@@ -25,10 +25,10 @@ from scorekeeper.league.seasons import LAST_SEASON_DAY, MAX_SEASON_NAME
 from scorekeeper.messages import ROLE_LABELS
 from scorekeeper.models import Role
 from scorekeeper.table.forms import RulesForm
-from scorekeeper.translation import gettext
-from scorekeeper.translation import lazy_gettext as _l
 from scorekeeper.values import EARLIEST_DAY
 from scorekeeper.web.forms import Form, squeezed, visible
+from scorekeeper.web.translation import gettext
+from scorekeeper.web.translation import lazy_gettext as _l
 
 #: A browser's date picker offers only the days a season may have (seasons.check_season).
 SEASON_DAYS = {"min": EARLIEST_DAY.isoformat(), "max": LAST_SEASON_DAY.isoformat()}

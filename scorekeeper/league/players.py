@@ -7,7 +7,7 @@ from scorekeeper.errors import ServiceError
 from scorekeeper.league.similar_names import close_names
 from scorekeeper.models import Player, db
 from scorekeeper.names import MAX_NAME_LENGTH, check_key_length, check_printable, squeeze
-from scorekeeper.translation import gettext
+from scorekeeper.web.translation import gettext
 
 
 def clean_player_name(name: str) -> str:

@@ -14,8 +14,8 @@ from scorekeeper.league import stats as league_stats
 from scorekeeper.league.queries import MAX_ID
 from scorekeeper.models import Season, db
 from scorekeeper.names import check_printable, squeeze
-from scorekeeper.translation import gettext
 from scorekeeper.values import EARLIEST_DAY
+from scorekeeper.web.translation import gettext
 
 MAX_SEASON_NAME = 60
 #: The last day a season may end on: far enough ahead for any plan, and a day with a day

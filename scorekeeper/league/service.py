@@ -13,7 +13,7 @@ from scorekeeper.database import writing
 from scorekeeper.errors import ServiceError
 from scorekeeper.models import Game, League, Membership, Player, Role, User, db
 from scorekeeper.names import check_printable, squeeze
-from scorekeeper.translation import gettext
+from scorekeeper.web.translation import gettext
 
 DEFAULT_LEAGUE_NAME = "Our table"
 

@@ -10,7 +10,7 @@ from scorekeeper.league import service as league_service
 from scorekeeper.league.forms import LeagueDefaultsForm, LeagueForm, MemberForm, RoleForm
 from scorekeeper.messages import role_label
 from scorekeeper.models import League, Role, User, db
-from scorekeeper.translation import gettext
+from scorekeeper.web.translation import gettext
 
 bp = Blueprint("admin", __name__)
 

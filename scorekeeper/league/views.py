@@ -20,11 +20,10 @@ from flask import (
 )
 from werkzeug.wrappers import Response
 
-from scorekeeper import formatting, messages
+from scorekeeper import messages
 from scorekeeper.accounts.permissions import acting_user, may, require_read, require_role
 from scorekeeper.engine import Preset
 from scorekeeper.errors import NotFound, ServiceError
-from scorekeeper.formatting import money
 from scorekeeper.league import queries
 from scorekeeper.league import seasons as season_service
 from scorekeeper.league import service as league_service
@@ -38,9 +37,11 @@ from scorekeeper.league.transfer.read_json import parse_json
 from scorekeeper.league.transfer.save import check_league_empty, run_import
 from scorekeeper.models import League, Player, Role, Season
 from scorekeeper.table import service as game_service
-from scorekeeper.translation import gettext, ngettext
+from scorekeeper.web import formatting
+from scorekeeper.web.formatting import money
 from scorekeeper.web.forms import ButtonForm
 from scorekeeper.web.security import allows_body
+from scorekeeper.web.translation import gettext, ngettext
 
 bp = Blueprint("leagues", __name__)
 

@@ -32,9 +32,9 @@ from scorekeeper.messages import (
 )
 from scorekeeper.table.counted_cards import HAND_CLASSES, MAX_SETS, BadCards, CountedCards
 from scorekeeper.table.forms import GameChangeForm
-from scorekeeper.translation import gettext
-from scorekeeper.translation import lazy_gettext as _l
 from scorekeeper.values import read_whole_number
+from scorekeeper.web.translation import gettext
+from scorekeeper.web.translation import lazy_gettext as _l
 
 #: Set rows shown at once; the rest (up to one per rank) sit behind "More sets".
 SHOWN_SET_ROWS: Final = 8

@@ -14,7 +14,7 @@ from scorekeeper.models import Game, Role, db
 from scorekeeper.table.count_forms import SHOWN_SET_ROWS, CountForm
 from scorekeeper.table.counted_cards import HAND_CLASSES
 from scorekeeper.table.forms import DealForm
-from scorekeeper.translation import gettext
+from scorekeeper.web.translation import gettext
 
 bp = Blueprint("counting", __name__)
 

@@ -37,14 +37,14 @@ from scorekeeper.engine import (
     validate_tally,
 )
 from scorekeeper.engine.rules import MAX_STAKE, MAX_TARGET, MIN_TARGET
-from scorekeeper.formatting import money as money_text
-from scorekeeper.languages import in_english
 from scorekeeper.messages import PRESET_LABELS, problem_message
 from scorekeeper.table.counted_cards import CountedCards
-from scorekeeper.translation import gettext
-from scorekeeper.translation import lazy_gettext as _l
 from scorekeeper.values import read_amount, read_whole_number
+from scorekeeper.web.formatting import money as money_text
 from scorekeeper.web.forms import ButtonForm, Form, name_validators, squeezed
+from scorekeeper.web.languages import in_english
+from scorekeeper.web.translation import gettext
+from scorekeeper.web.translation import lazy_gettext as _l
 
 
 class PlayerForm(Form):

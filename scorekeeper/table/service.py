@@ -41,7 +41,7 @@ from scorekeeper.models import (
     utcnow,
 )
 from scorekeeper.table.counted_cards import CountedCards
-from scorekeeper.translation import gettext
+from scorekeeper.web.translation import gettext
 
 
 def _seat_name(index: int, name: str) -> str:

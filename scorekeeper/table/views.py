@@ -26,15 +26,15 @@ from scorekeeper.accounts.permissions import (
     scorekeeping_leagues,
 )
 from scorekeeper.errors import Conflict, NotFound, ServiceError, StaleVersion
-from scorekeeper.formatting import number as points
 from scorekeeper.league import players as player_service
 from scorekeeper.league import service as league_service
 from scorekeeper.models import FINISHED, IN_PROGRESS, Game, League, Role, db
 from scorekeeper.table import service as game_service
 from scorekeeper.table.charts import running_totals_chart
 from scorekeeper.table.forms import DealForm, GameChangeForm, NewGameForm, PlayerForm, RematchForm
-from scorekeeper.translation import gettext
-from scorekeeper.translation import lazy_gettext as _l
+from scorekeeper.web.formatting import number as points
+from scorekeeper.web.translation import gettext
+from scorekeeper.web.translation import lazy_gettext as _l
 
 bp = Blueprint("table", __name__)
 

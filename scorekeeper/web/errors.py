@@ -6,9 +6,9 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response
 
 from scorekeeper.api.core import http_error
-from scorekeeper.translation import gettext
-from scorekeeper.translation import lazy_gettext as _l
 from scorekeeper.urls import is_api_request
+from scorekeeper.web.translation import gettext
+from scorekeeper.web.translation import lazy_gettext as _l
 
 ERROR_PAGES = {
     400: (

@@ -10,8 +10,8 @@ from wtforms.validators import (
 )
 
 from scorekeeper.names import MAX_NAME_LENGTH, name_problem, squeeze
-from scorekeeper.translation import form_translations
-from scorekeeper.translation import lazy_gettext as _l
+from scorekeeper.web.translation import form_translations
+from scorekeeper.web.translation import lazy_gettext as _l
 
 
 def squeezed(value: str | None) -> str | None:

@@ -409,7 +409,7 @@ def test_stakes_are_shown_and_typed_with_a_decimal_comma_in_french(french, table
 
 
 def test_money_and_numbers_in_each_language(app) -> None:
-    from scorekeeper import formatting
+    from scorekeeper.web import formatting
 
     expected = {
         "en": ("$38.00", "−$3.00", "1,275", "−50", "66.7%", "+$10.00", "2025-03-14"),
@@ -485,7 +485,7 @@ def test_french_elides_de_before_a_name_that_starts_with_a_vowel_sound(french, w
 def test_the_elision_reads_the_first_letter_and_keeps_escaping(app, name, expected) -> None:
     from markupsafe import Markup
 
-    from scorekeeper.translation import elided
+    from scorekeeper.web.translation import elided
 
     assert elided(Markup("Points de %(name)s"), {"name": name}) % {"name": name} == expected
     assert elided("De %(name)s à %(other)s", {"name": name}).startswith(

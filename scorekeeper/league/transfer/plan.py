@@ -10,8 +10,8 @@ from typing import Any, Final, TextIO
 
 from scorekeeper.engine import Rules, Scorecard, Seat, Stakes, Tally, replay
 from scorekeeper.models import Player
-from scorekeeper.translation import gettext
 from scorekeeper.values import EARLIEST_DAY
+from scorekeeper.web.translation import gettext
 
 #: Reported problems stop here; a file this wrong is better fixed and checked again.
 MAX_PROBLEMS: Final = 100

@@ -44,8 +44,8 @@ from scorekeeper.league.transfer.plan import (
 )
 from scorekeeper.messages import problem_message
 from scorekeeper.models import Player
-from scorekeeper.translation import gettext, ngettext
 from scorekeeper.values import read_whole_number
+from scorekeeper.web.translation import gettext, ngettext
 
 #: The engine's tally fields, as the CSV names them.
 TALLY_COLUMNS: Final = {

@@ -31,7 +31,7 @@ from scorekeeper.league.transfer.plan import (
     unreasonable_moment,
 )
 from scorekeeper.models import Player
-from scorekeeper.translation import gettext
+from scorekeeper.web.translation import gettext
 
 
 def parse_json(data: object) -> ImportPlan:

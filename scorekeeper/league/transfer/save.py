@@ -12,12 +12,12 @@ from scorekeeper import audit
 from scorekeeper.database import writing
 from scorekeeper.engine import Tally
 from scorekeeper.errors import ServiceError
-from scorekeeper.formatting import number as worded_number
 from scorekeeper.league import stats as league_stats
 from scorekeeper.league.transfer.plan import ImportPlan, ImportProblems, PlannedGame
 from scorekeeper.models import Deal, Game, Player, Season, db
 from scorekeeper.table.service import derived_columns
-from scorekeeper.translation import gettext, ngettext
+from scorekeeper.web.formatting import number as worded_number
+from scorekeeper.web.translation import gettext, ngettext
 
 #: Games saved between two progress lines.
 BATCH: Final = 250

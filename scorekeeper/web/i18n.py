@@ -15,16 +15,16 @@ from flask import Blueprint, Flask, has_request_context, redirect, request, url_
 from flask_babel import Babel, refresh
 from werkzeug.wrappers import Response
 
-from scorekeeper.formatting import day, moment
-from scorekeeper.languages import (
+from scorekeeper.urls import is_api_request, safe_next
+from scorekeeper.web.formatting import day, moment
+from scorekeeper.web.languages import (
     DEFAULT_LANGUAGE,
     LANGUAGES,
     LOCALES,
     current_language,
     current_locale,
 )
-from scorekeeper.translation import template_gettext, template_ngettext
-from scorekeeper.urls import is_api_request, safe_next
+from scorekeeper.web.translation import template_gettext, template_ngettext
 
 #: The cookie that keeps the visitor's choice (a preference, not a secret).
 COOKIE: Final = "lang"

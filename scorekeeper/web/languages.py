@@ -1,7 +1,7 @@
 """The languages the site speaks, and which one this page is in.
 
 English and French (Québec French, formatted as in Canada). Which one a visitor gets
-is chosen by :mod:`scorekeeper.i18n`; this module only reads the choice, through
+is chosen by :mod:`scorekeeper.web.i18n`; this module only reads the choice, through
 Flask-Babel's :func:`~flask_babel.get_locale`, so that the messages and the number
 formats can ask for it without importing the switch.
 """

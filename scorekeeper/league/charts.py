@@ -3,6 +3,7 @@
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from scorekeeper.web.charts import Plot
 from scorekeeper.web.translation import ngettext
 
 WIDTH, HEIGHT, PAD = 320, 140, 8
@@ -28,16 +29,10 @@ def trend_chart(
     """A line through ``(game number, value)`` pairs; None with fewer than two."""
     if len(values) < 2:
         return None
-    numbers = [number for number, _ in values]
     ys = [value for _, value in values]
     low, high = min(*ys, baseline), max(*ys, baseline)
-    span, first, last = high - low or 1, numbers[0], numbers[-1]
-
-    def x(number: int) -> float:
-        return round(PAD + (WIDTH - 2 * PAD) * (number - first) / (last - first or 1), 1)
-
-    def y(value: int) -> float:
-        return round(PAD + (HEIGHT - 2 * PAD) * (high - value) / span, 1)
+    last = values[-1][0]
+    plot = Plot(WIDTH, HEIGHT, PAD, values[0][0], last, low, high)
 
     summary = ngettext(
         # English says "games" even for one, as it always has.
@@ -52,8 +47,8 @@ def trend_chart(
     return TrendChart(
         WIDTH,
         HEIGHT,
-        " ".join(f"{x(number)},{y(value)}" for number, value in values),
-        y(baseline),
+        plot.line(values),
+        plot.y(baseline),
         describe(low),
         describe(high),
         summary,

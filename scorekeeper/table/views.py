@@ -191,7 +191,7 @@ def _render_game(
         settlement=game_service.settlement(game, card),
         form=form,
         stale=stale,
-        chart=running_totals_chart(card, (game.player0.name, game.player1.name)),
+        chart=running_totals_chart(card),
         can_score=can_score,
         rematch=RematchForm(formdata=None) if can_score and card.finished else None,
         can_admin=may(game.league, Role.ADMIN),

@@ -12,8 +12,8 @@ from typing import Final
 from babel.dates import format_date, format_datetime
 from babel.numbers import format_currency, format_decimal
 
-from .engine.money import cents_to_decimal
-from .languages import current_locale, in_english
+from scorekeeper.engine.money import cents_to_decimal
+from scorekeeper.web.languages import current_locale, in_english
 
 MINUS: Final = "−"
 

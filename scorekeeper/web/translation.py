@@ -20,7 +20,7 @@ from jinja2.runtime import Context
 from markupsafe import Markup
 from wtforms.i18n import messages_path
 
-from .languages import current_locale
+from scorekeeper.web.languages import current_locale
 
 # French elides "de" and "que" before a vowel: "Points d'Erin", not "Points de Erin". The
 # catalog writes "de %(name)s"; which one a name takes is known only with the name.

@@ -36,11 +36,11 @@ from scorekeeper.engine import (
     Seat,
     Stakes,
     Tally,
-    format_money,
     replay,
     validate_tally,
 )
 from scorekeeper.models import (
+    AuditAction,
     AuditEvent,
     Deal,
     Game,
@@ -356,8 +356,8 @@ def _children(
         events.append(
             {
                 **event,
-                "action": "deal_recorded",
-                "summary": f"Deal {number} recorded.",
+                "action": AuditAction.DEAL_RECORDED,
+                "params": {"number": number},
                 "after": audit.tally_values(number, tally),
                 "created_at": moment,
             }
@@ -371,8 +371,8 @@ def _children(
     events.append(
         {
             **event,
-            "action": "game_finished",
-            "summary": f"{names[game.seats[winner]]} won after deal {len(card.lines)}.",
+            "action": AuditAction.GAME_FINISHED,
+            "params": {"winner": names[game.seats[winner]], "number": len(card.lines)},
             "after": {"winner": winner, "amount_due": amount},
             "created_at": game.finished_at,
         }
@@ -382,8 +382,8 @@ def _children(
         events.append(
             {
                 **event,
-                "action": "payment_marked",
-                "summary": f"{payer}'s payment of {format_money(amount)} marked paid.",
+                "action": AuditAction.PAYMENT_MARKED,
+                "params": {"payer": payer, "amount": amount},
                 "after": {"paid_at": game.paid_at.isoformat(), "amount": amount},
                 "created_at": game.paid_at,
             }

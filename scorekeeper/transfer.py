@@ -120,7 +120,7 @@ class PlannedGame:
 class ImportPlan:
     """What a checked file holds: counted, and its games read again when they are saved."""
 
-    source: str
+    source: str  # "score_card" (a CSV) or "league_export" (JSON), as the audit trail says
     #: Every player the file names (players without a game, too), by key.
     players: dict[str, str] = field(default_factory=dict)
     seasons: list[tuple[str, date, date]] = field(default_factory=list)
@@ -311,14 +311,17 @@ class _Problems:
     """Problems found so far, each with where it is; stops the check when there are too many."""
 
     def __init__(self) -> None:
-        self.found: list[str] = []
+        #: Each problem's line (or game) number, read from ``where`` before it is worded
+        #: for the page, to report them in file order; and the problem.
+        self.found: list[tuple[int, str]] = []
 
     def add(self, where: str, message: str) -> None:
-        self.found.append(gettext("%(where)s: %(problem)s", where=_worded(where), problem=message))
+        worded = gettext("%(where)s: %(problem)s", where=_worded(where), problem=message)
+        self.found.append((_place(where), worded))
         if len(self.found) >= MAX_PROBLEMS:
             raise ImportProblems(
                 [
-                    *sorted(self.found, key=_place),
+                    *self._in_file_order(),
                     gettext(
                         "Stopped after %(most)s problems; fix these and try again.",
                         most=MAX_PROBLEMS,
@@ -328,7 +331,10 @@ class _Problems:
 
     def raise_any(self) -> None:
         if self.found:
-            raise ImportProblems(sorted(self.found, key=_place))
+            raise ImportProblems(self._in_file_order())
+
+    def _in_file_order(self) -> list[str]:
+        return [problem for _, problem in sorted(self.found, key=lambda found: found[0])]
 
 
 def _worded(where: str) -> str:
@@ -337,9 +343,9 @@ def _worded(where: str) -> str:
     return gettext("line %(number)s", number=line[1]) if line else where
 
 
-def _place(problem: str) -> int:
-    """The line (or game) number a problem starts with, to report problems in file order."""
-    number = re.search(r"\d+", problem)
+def _place(where: str) -> int:
+    """The line (or game) number of a place in the file ("line 7", "game 3 (id 12)")."""
+    number = re.search(r"\d+", where)
     return int(number[0]) if number else 0
 
 
@@ -359,7 +365,7 @@ def parse_csv(source: str | TextIO) -> ImportPlan:
     (:attr:`ImportPlan.read_games`): however large, it is never all in memory.
     """
     stream = io.StringIO(source) if isinstance(source, str) else source
-    plan = ImportPlan(source="a paper score card")
+    plan = ImportPlan(source="score_card")
     for game in _csv_games(stream):
         plan.add(game)
     plan.read_games = lambda: _csv_games(stream)
@@ -721,7 +727,7 @@ def parse_json(data: object) -> ImportPlan:
             ]
         )
     problems = _Problems()
-    plan = ImportPlan(source="a league export")
+    plan = ImportPlan(source="league_export")
     for name in _list(data, "players", problems):
         try:
             plan.add_player(clean_player_name(str(name)))
@@ -1020,12 +1026,12 @@ def _save(
         db.session.execute(insert(Deal), deals)
     events = []
     for game, planned in zip(games, batch, strict=True):
-        claimed = f" The file says {planned.paid_by} marked it paid." if planned.paid_by else ""
+        place, _, where = planned.source.partition(" ")  # "line 12", "game 3 (id 57)"
         events.append(
             audit.record(
                 game,
                 audit.IMPORTED,
-                f"Imported from {source} ({planned.source}).{claimed}"[:200],
+                {"file": source, "place": place, "where": where, "paid_by": planned.paid_by},
                 after={"deals": len(planned.tallies), "status": game.status},
             )
         )

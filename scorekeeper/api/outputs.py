@@ -9,7 +9,7 @@ its page is; a game summary reads only the game's stored columns.
 from datetime import datetime
 from typing import Any
 
-from .. import services
+from .. import audit, services
 from ..engine import Rules, Seat, Settlement, Stakes, format_money
 from ..league_queries import Standing
 from ..models import AuditEvent, Deal, Game, League, Player
@@ -147,7 +147,7 @@ def standing_json(standing: Standing) -> dict[str, Any]:
 def event_json(event: AuditEvent) -> dict[str, Any]:
     return {
         "action": event.action,
-        "summary": event.summary,
+        "summary": audit.summary(event),
         "user": event.user.username if event.user else None,
         "at": when(event.created_at),
         "before": event.before,

@@ -458,6 +458,22 @@ def test_a_csv_import_reports_every_problem_by_line_and_saves_nothing(app, table
         assert services.player_count(services.league_by_slug("our-table").id) == 0
 
 
+def test_import_problems_are_in_file_order_whatever_numbers_their_messages_say(app):
+    """The players come before the games in the file: their problem is first, though its
+    message says 40 and the game's place says 1 (in each language)."""
+    data = {"format": transfer.JSON_FORMAT, "players": ["A" * 41], "games": [{"id": 5}]}
+    for language in ("en", "fr"):
+        with (
+            app.test_request_context(headers={"Accept-Language": language}),
+            pytest.raises(transfer.ImportProblems) as refused,
+        ):
+            transfer.parse_json(data)
+        assert [problem.split(":")[0].strip() for problem in refused.value.problems] == [
+            "players",
+            "game 1 (id 5)",
+        ]
+
+
 def test_a_csv_import_checks_its_header(table):
     response = upload(
         table.client, "our-table", "game,when,player_a\n1,2025-01-01,Ana\n", "cards.csv", "csv"

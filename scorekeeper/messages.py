@@ -303,7 +303,7 @@ def _imported(values: Mapping[str, Any]) -> str:
     return text
 
 
-_EVENTS: Final[dict[str, Callable[[Mapping[str, Any]], str]]] = {
+_EVENTS: Final[dict[AuditAction, Callable[[Mapping[str, Any]], str]]] = {
     AuditAction.DEAL_RECORDED: lambda v: gettext("Deal %(number)s recorded.", number=v["number"]),
     AuditAction.DEAL_EDITED: lambda v: gettext("Deal %(number)s corrected.", number=v["number"]),
     AuditAction.DEAL_DELETED: lambda v: gettext(

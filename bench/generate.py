@@ -37,14 +37,23 @@ from scorekeeper.engine import (
     Seat,
     Stakes,
     Tally,
-    format_money,
     replay,
     validate_tally,
 )
 from scorekeeper.league import service as league_service
 from scorekeeper.league import stats as league_stats
 from scorekeeper.league.transfer.save import deal_row
-from scorekeeper.models import AuditEvent, Deal, Game, Player, Role, Season, SubmissionToken, db
+from scorekeeper.models import (
+    AuditAction,
+    AuditEvent,
+    Deal,
+    Game,
+    Player,
+    Role,
+    Season,
+    SubmissionToken,
+    db,
+)
 from scorekeeper.table import service as game_service
 from scorekeeper.table.forms import rules_data
 
@@ -334,8 +343,8 @@ def _children(
         events.append(
             {
                 **event,
-                "action": "deal_recorded",
-                "summary": f"Deal {number} recorded.",
+                "action": AuditAction.DEAL_RECORDED,
+                "params": {"number": number},
                 "after": audit.tally_values(number, tally),
                 "created_at": moment,
             }
@@ -349,8 +358,8 @@ def _children(
     events.append(
         {
             **event,
-            "action": "game_finished",
-            "summary": f"{names[game.seats[winner]]} won after deal {len(card.lines)}.",
+            "action": AuditAction.GAME_FINISHED,
+            "params": {"winner": names[game.seats[winner]], "number": len(card.lines)},
             "after": {"winner": winner, "amount_due": amount},
             "created_at": game.finished_at,
         }
@@ -360,8 +369,8 @@ def _children(
         events.append(
             {
                 **event,
-                "action": "payment_marked",
-                "summary": f"{payer}'s payment of {format_money(amount)} marked paid.",
+                "action": AuditAction.PAYMENT_MARKED,
+                "params": {"payer": payer, "amount": amount},
                 "after": {"paid_at": game.paid_at.isoformat(), "amount": amount},
                 "created_at": game.paid_at,
             }

@@ -8,17 +8,16 @@ page in English shows the engine's own text, unchanged; the JSON API never
 comes here.
 """
 
-import re
 from collections.abc import Callable, Mapping
-from decimal import Decimal, InvalidOperation
 from typing import Any, Final
 
 from flask import Flask
 from flask_babel.speaklater import LazyString
 
+from scorekeeper.audit import unread_text
 from scorekeeper.engine import Preset, Rank, SetCount, TallyProblem
 from scorekeeper.engine.counting import Limit, Place
-from scorekeeper.models import FINISHED, IN_PROGRESS, AuditEvent, Game, Role
+from scorekeeper.models import FINISHED, IN_PROGRESS, AuditAction, AuditEvent, Game, Role
 from scorekeeper.table.counted_cards import HAND_LABELS, card_value
 from scorekeeper.web.formatting import money, number
 from scorekeeper.web.languages import in_english
@@ -279,81 +278,50 @@ def set_description(line: SetCount) -> str:
 
 # The audit trail --------------------------------------------------------------------
 
-_FINISHED = re.compile(r"^(?P<winner>.+) won after deal (?P<number>\d+)\.$")
-_PAID = re.compile(r"^(?P<payer>.+)'s payment of (?P<amount>[\d.]+) marked paid\.$")
-_IMPORTED = re.compile(r"^Imported from (?P<source>.+) \((?P<kind>line|game) (?P<where>.+)\)\.$")
-
-
-def _cents(amount: str) -> int | None:
-    try:
-        return int(Decimal(amount) * 100)
-    except InvalidOperation:
-        return None
-
-
-def _deal_number(data: Any) -> object:
-    return data.get("number", "?") if isinstance(data, dict) else "?"
-
 
 def event_summary(event: AuditEvent, game: Game | None = None) -> str:
-    """What a change to a game was, in the page's language.
-
-    The trail keeps each summary in English (the API shows it as it is); the page
-    words it again from the action and the values kept with it, amounts as the page
-    writes money.
-    """
+    """What a change to a game was, in the page's language, worded from its action and
+    the values kept with it (amounts as the page writes money)."""
     wording = _EVENTS.get(event.action)
-    if wording is None:
-        return event.summary
-    return wording(event) or event.summary
+    try:
+        return unread_text(event) if wording is None else wording(event.params)
+    except (KeyError, TypeError):
+        return unread_text(event)
 
 
-def _finished(event: AuditEvent) -> str | None:
-    found = _FINISHED.match(event.summary)
-    if found is None:
-        return None
-    return gettext(
-        "%(winner)s won after deal %(number)s.",
-        winner=found["winner"],
-        number=found["number"],
-    )
-
-
-def _paid(event: AuditEvent) -> str | None:
-    found = _PAID.match(event.summary)
-    cents = _cents(found["amount"]) if found else None
-    if found is None or cents is None:
-        return None
-    return gettext(
-        "%(payer)s's payment of %(amount)s marked paid.", payer=found["payer"], amount=money(cents)
-    )
-
-
-def _imported(event: AuditEvent) -> str | None:
-    found = _IMPORTED.match(event.summary)
-    if found is None:
-        return None
+def _imported(values: Mapping[str, Any]) -> str:
     where = (
-        gettext("line %(number)s", number=found["where"])
-        if found["kind"] == "line"
-        else gettext("game %(key)s", key=found["where"])
+        gettext("line %(number)s", number=values["where"])
+        if values["place"] == "line"
+        else gettext("game %(key)s", key=values["where"])
     )
-    if found["source"] == "a league export":
-        return gettext("Imported from a league export (%(where)s).", where=where)
-    return gettext("Imported from a paper score card (%(where)s).", where=where)
+    if values["file"] == "league_export":
+        text = gettext("Imported from a league export (%(where)s).", where=where)
+    else:
+        text = gettext("Imported from a paper score card (%(where)s).", where=where)
+    if values.get("paid_by"):
+        said = gettext("The file says %(name)s marked it paid.", name=values["paid_by"])
+        return f"{text} {said}"
+    return text
 
 
-_EVENTS: Final[dict[str, Callable[[AuditEvent], str | None]]] = {
-    "deal_recorded": lambda e: gettext("Deal %(number)s recorded.", number=_deal_number(e.after)),
-    "deal_edited": lambda e: gettext("Deal %(number)s corrected.", number=_deal_number(e.before)),
-    "deal_deleted": lambda e: gettext(
-        "Deal %(number)s deleted; later deals moved up.", number=_deal_number(e.before)
+_EVENTS: Final[dict[AuditAction, Callable[[Mapping[str, Any]], str]]] = {
+    AuditAction.DEAL_RECORDED: lambda v: gettext("Deal %(number)s recorded.", number=v["number"]),
+    AuditAction.DEAL_EDITED: lambda v: gettext("Deal %(number)s corrected.", number=v["number"]),
+    AuditAction.DEAL_DELETED: lambda v: gettext(
+        "Deal %(number)s deleted; later deals moved up.", number=v["number"]
     ),
-    "game_finished": _finished,
-    "game_reopened": lambda e: gettext("The game is in progress again."),
-    "payment_marked": _paid,
-    "game_unlocked": lambda e: gettext("Game unlocked; its payment is unpaid again."),
-    "game_imported": _imported,
+    AuditAction.GAME_FINISHED: lambda v: gettext(
+        "%(winner)s won after deal %(number)s.", winner=v["winner"], number=v["number"]
+    ),
+    AuditAction.GAME_REOPENED: lambda v: gettext("The game is in progress again."),
+    AuditAction.PAYMENT_MARKED: lambda v: gettext(
+        "%(payer)s's payment of %(amount)s marked paid.",
+        payer=v["payer"],
+        amount=money(v["amount"]),
+    ),
+    AuditAction.GAME_UNLOCKED: lambda v: gettext("Game unlocked; its payment is unpaid again."),
+    AuditAction.GAME_IMPORTED: _imported,
 }
 
 

@@ -9,6 +9,7 @@ its page is; a game summary reads only the game's stored columns.
 from datetime import datetime
 from typing import Any
 
+from scorekeeper import audit
 from scorekeeper.engine import Rules, Seat, Settlement, Stakes, format_money
 from scorekeeper.league.queries import Standing
 from scorekeeper.models import AuditEvent, Deal, Game, League, Player
@@ -147,7 +148,7 @@ def standing_json(standing: Standing) -> dict[str, Any]:
 def event_json(event: AuditEvent) -> dict[str, Any]:
     return {
         "action": event.action,
-        "summary": event.summary,
+        "summary": audit.summary(event),
         "user": event.user.username if event.user else None,
         "at": when(event.created_at),
         "before": event.before,

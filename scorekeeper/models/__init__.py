@@ -2,6 +2,7 @@
 
 from .accounts import (
     ApiToken,
+    AuditAction,
     AuditEvent,
     LoginThrottle,
     Membership,
@@ -18,6 +19,7 @@ __all__ = [
     "FINISHED",
     "IN_PROGRESS",
     "ApiToken",
+    "AuditAction",
     "AuditEvent",
     "Base",
     "Deal",

@@ -3,12 +3,12 @@
 import hashlib
 import secrets
 from datetime import datetime
-from enum import IntEnum
+from enum import IntEnum, StrEnum
 from functools import lru_cache
 from typing import Any
 
 from flask_login import UserMixin
-from sqlalchemy import JSON, ForeignKey, String, UniqueConstraint
+from sqlalchemy import JSON, Enum, ForeignKey, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 from werkzeug.security import check_password_hash, generate_password_hash
 
@@ -153,8 +153,26 @@ class LoginThrottle(Model):
     window_start: Mapped[datetime] = mapped_column(default=utcnow, index=True)
 
 
+class AuditAction(StrEnum):
+    """What a change to a game was. Each action keeps the values it is worded from in
+    :attr:`AuditEvent.params` (listed here); the words are chosen when it is shown."""
+
+    DEAL_RECORDED = "deal_recorded"  # number
+    DEAL_EDITED = "deal_edited"  # number
+    DEAL_DELETED = "deal_deleted"  # number (later deals moved up)
+    GAME_FINISHED = "game_finished"  # winner (a name), number (the last deal)
+    GAME_REOPENED = "game_reopened"  # nothing
+    PAYMENT_MARKED = "payment_marked"  # payer (a name), amount (cents)
+    GAME_UNLOCKED = "game_unlocked"  # nothing
+    #: file ("score_card", a CSV, or "league_export", JSON), place ("line" or "game") and
+    #: where (its number there, as the file gives it), paid_by (who the file says marked it
+    #: paid, or None). Its user is who imported it.
+    GAME_IMPORTED = "game_imported"
+
+
 class AuditEvent(Model):
-    """One change to a game (or league): who, when, and the values before and after."""
+    """One change to a game (or league): who, when, what (an action and its values), and
+    the values of the game before and after."""
 
     id: Mapped[int] = mapped_column(primary_key=True)
     league_id: Mapped[int] = mapped_column(ForeignKey("league.id", ondelete="CASCADE"), index=True)
@@ -162,8 +180,17 @@ class AuditEvent(Model):
         ForeignKey("game.id", ondelete="CASCADE"), index=True
     )
     user_id: Mapped[int | None] = mapped_column(ForeignKey("user.id", ondelete="SET NULL"))
-    action: Mapped[str] = mapped_column(String(40))
-    summary: Mapped[str] = mapped_column(String(200))
+    # Kept as its text (a VARCHAR, no CHECK), so a new action needs no change of schema.
+    action: Mapped[AuditAction] = mapped_column(
+        Enum(
+            AuditAction,
+            native_enum=False,
+            length=40,
+            values_callable=lambda actions: [action.value for action in actions],
+        )
+    )
+    #: The values the action is worded from (:class:`AuditAction` lists them).
+    params: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     before: Mapped[Any | None] = mapped_column(JSON)
     after: Mapped[Any | None] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)

@@ -21,7 +21,6 @@ from scorekeeper.engine import (
     Settlement,
     Stakes,
     Tally,
-    format_money,
     replay,
     settle,
 )
@@ -31,6 +30,7 @@ from scorekeeper.league.players import _new_player, clean_player_name, find_play
 from scorekeeper.models import (
     FINISHED,
     IN_PROGRESS,
+    AuditAction,
     AuditEvent,
     Deal,
     Game,
@@ -251,8 +251,8 @@ def _refresh(game: Game, tallies: Sequence[Tally]) -> None:
         winner = game.player(int(card.winner or 0)).name
         audit.record(
             game,
-            "game_finished",
-            f"{winner} won after deal {len(card.lines)}.",
+            AuditAction.GAME_FINISHED,
+            {"winner": winner, "number": len(card.lines)},
             after={"winner": game.winner_seat, "amount_due": game.amount_due},
         )
     elif not card.finished:
@@ -260,8 +260,7 @@ def _refresh(game: Game, tallies: Sequence[Tally]) -> None:
         if was_finished:
             audit.record(
                 game,
-                "game_reopened",
-                "The game is in progress again.",
+                AuditAction.GAME_REOPENED,
                 before={"status": FINISHED},
                 after={"status": IN_PROGRESS},
             )
@@ -303,8 +302,8 @@ def record_deal(
         deal.cards = _kept_cards(tally, cards)
         audit.record(
             game,
-            "deal_recorded",
-            f"Deal {deal.number} recorded.",
+            AuditAction.DEAL_RECORDED,
+            {"number": deal.number},
             after=audit.tally_values(deal.number, tally),
         )
         _refresh(game, tallies)
@@ -376,8 +375,8 @@ def edit_deal(
         tallies[number - 1] = tally
         audit.record(
             game,
-            "deal_edited",
-            f"Deal {number} corrected.",
+            AuditAction.DEAL_EDITED,
+            {"number": number},
             before=before,
             after=audit.tally_values(number, tally),
         )
@@ -395,8 +394,8 @@ def delete_deal(game_id: int, number: int, *, version: int | None = None) -> Gam
         remaining = [d for d in game.deals if d is not deal]
         audit.record(
             game,
-            "deal_deleted",
-            f"Deal {number} deleted; later deals moved up.",
+            AuditAction.DEAL_DELETED,
+            {"number": number},
             before=audit.tally_values(number, deal.tally),
         )
         _refresh(game, [d.tally for d in remaining])
@@ -419,7 +418,13 @@ def undo_last_deal(game_id: int, *, version: int | None = None) -> Game:
 
 #: The audit actions of which every write to a game leaves exactly one (and moves its
 #: version one on); "game finished" and "in progress again" come along with one of them.
-ONE_PER_WRITE = ("deal_recorded", "deal_edited", "deal_deleted", "payment_marked", "game_unlocked")
+ONE_PER_WRITE = (
+    AuditAction.DEAL_RECORDED,
+    AuditAction.DEAL_EDITED,
+    AuditAction.DEAL_DELETED,
+    AuditAction.PAYMENT_MARKED,
+    AuditAction.GAME_UNLOCKED,
+)
 
 
 @dataclass(frozen=True)
@@ -449,7 +454,8 @@ def stale_save(game: Game, version: int | None, tally: Tally | None = None) -> S
     )[::-1]
     duplicate = None
     for event in changes if tally is not None else []:
-        number = event.after["number"] if event.action == "deal_recorded" and event.after else 0
+        recorded = event.after if event.action == AuditAction.DEAL_RECORDED else None
+        number = recorded["number"] if recorded else 0
         if 1 <= number <= len(game.deals) and game.deals[number - 1].tally == tally:
             duplicate = number
     return StaleSave(changes, tally, duplicate)
@@ -488,8 +494,8 @@ def _record_payment(game: Game) -> None:
     payer = game.player(1 - int(game.winner_seat or 0)).name
     audit.record(
         game,
-        "payment_marked",
-        f"{payer}'s payment of {format_money(game.amount_due or 0)} marked paid.",
+        AuditAction.PAYMENT_MARKED,
+        {"payer": payer, "amount": game.amount_due or 0},
         after={"paid_at": game.paid_at.isoformat(), "amount": game.amount_due},
     )
     league_stats.payment_changed(game)  # who owes whom: same transaction
@@ -506,8 +512,7 @@ def unlock(game_id: int, *, version: int | None = None) -> Game:
         game.version += 1
         audit.record(
             game,
-            "game_unlocked",
-            "Game unlocked; its payment is unpaid again.",
+            AuditAction.GAME_UNLOCKED,
             before=before,
             after={"paid_at": None},
         )

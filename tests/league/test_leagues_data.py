@@ -17,7 +17,10 @@ from scorekeeper.league import seasons
 from scorekeeper.league import service as league_service
 from scorekeeper.league import stats as league_stats
 from scorekeeper.league.stats import season_range
+from scorekeeper.league.transfer.formats import JSON_FORMAT
+from scorekeeper.league.transfer.plan import ImportProblems
 from scorekeeper.league.transfer.read_csv import parse_csv
+from scorekeeper.league.transfer.read_json import parse_json
 from scorekeeper.league.transfer.save import import_all
 from scorekeeper.models import Game, GameResult, League, PairRecord, PlayerRecord, SeasonRecord, db
 from scorekeeper.table import service as game_service
@@ -454,6 +457,22 @@ def test_a_csv_import_reports_every_problem_by_line_and_saves_nothing(app, table
     with app.app_context():
         assert db.session.scalar(select(db.func.count(Game.id))) == 0
         assert league_service.player_count(league_service.league_by_slug("our-table").id) == 0
+
+
+def test_import_problems_are_in_file_order_whatever_numbers_their_messages_say(app):
+    """The players come before the games in the file: their problem is first, though its
+    message says 40 and the game's place says 1 (in each language)."""
+    data = {"format": JSON_FORMAT, "players": ["A" * 41], "games": [{"id": 5}]}
+    for language in ("en", "fr"):
+        with (
+            app.test_request_context(headers={"Accept-Language": language}),
+            pytest.raises(ImportProblems) as refused,
+        ):
+            parse_json(data)
+        assert [problem.split(":")[0].strip() for problem in refused.value.problems] == [
+            "players",
+            "game 1 (id 5)",
+        ]
 
 
 def test_a_csv_import_checks_its_header(table):

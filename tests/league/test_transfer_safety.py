@@ -11,12 +11,13 @@ import pytest
 import sqlalchemy.exc
 from sqlalchemy import select
 
+from scorekeeper import audit
 from scorekeeper.accounts import users as user_service
 from scorekeeper.league import service as league_service
 from scorekeeper.league import stats as league_stats
 from scorekeeper.league.transfer import save
 from scorekeeper.league.transfer.formats import FORMULA_STARTS
-from scorekeeper.models import AuditEvent, Deal, Game, Player, db
+from scorekeeper.models import AuditAction, AuditEvent, Deal, Game, Player, db
 
 
 def upload(client, slug, content: str, name: str, kind: str):
@@ -61,7 +62,9 @@ def test_an_imported_payment_says_who_imported_it_not_who_the_file_names(
         assert copy.paid_by_id is None
         event = db.session.scalars(select(AuditEvent).where(AuditEvent.game_id == copy.id)).one()
         assert event.user.username == f"admin-of-{slug}"
-        assert "The file says root marked it paid." in event.summary
+        assert event.action == AuditAction.GAME_IMPORTED
+        assert event.params["paid_by"] == "root"
+        assert "The file says root marked it paid." in audit.summary(event)
     # The original, marked here, still says who marked it.
     assert "admin" in words(client.get("/leagues/our-table/payments").get_data(as_text=True))
 

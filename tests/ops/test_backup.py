@@ -254,7 +254,10 @@ def test_an_older_backup_the_database_refuses_leaves_everything_as_it_was(
     before = every_row(sqlite_app)
     with sqlite_app.app_context():
         data = backup.dump()
-    data["schema"] = "0006_perf"  # 0007 changed no table's columns' names
+    data["schema"] = "0010_sessions"  # 0011 changed only the audit events' columns:
+    for event in data["tables"]["audit_event"]:
+        del event["params"]
+        event["summary"] = "Deal 1 recorded."  # 0010 kept a sentence
     data["tables"]["deal"].append({**data["tables"]["deal"][0], "id": 99, "game_id": 99})
     file = tmp_path / "bad.json"
     file.write_text(json.dumps(data))

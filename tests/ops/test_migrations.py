@@ -1,9 +1,15 @@
 """The schema that migrations build is the schema the models describe."""
 
+from datetime import datetime
+
+import flask_migrate
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
+from sqlalchemy import select, text
 
-from scorekeeper.models import db
+from scorekeeper import audit
+from scorekeeper.database import MIGRATIONS_DIR
+from scorekeeper.models import AuditAction, AuditEvent, db
 
 
 def test_migrations_match_the_models(app):
@@ -19,3 +25,79 @@ def test_first_start_creates_the_default_league_private(client, auth):
     page = auth.login(client).get("/leagues/our-table/players")
     assert page.status_code == 200
     assert "Players of Our table" in page.get_data(as_text=True)
+
+
+# 0011: audit events kept as an action and its values ------------------------------------
+
+#: Sentences the trail kept up to 0010, each with the action and values 0011 reads from it.
+OLD_EVENTS = [
+    ("deal_recorded", "Deal 1 recorded.", {"number": 1}),
+    ("deal_edited", "Deal 12 corrected.", {"number": 12}),
+    ("deal_deleted", "Deal 3 deleted; later deals moved up.", {"number": 3}),
+    ("game_finished", "Ana won after deal 7.", {"winner": "Ana", "number": 7}),
+    (
+        "game_finished",
+        "Jo won after deal 2 won after deal 9.",  # a name can say anything
+        {"winner": "Jo won after deal 2", "number": 9},
+    ),
+    ("game_reopened", "The game is in progress again.", {}),
+    ("payment_marked", "Ben's payment of 1234.50 marked paid.", {"payer": "Ben", "amount": 123450}),
+    (
+        "payment_marked",
+        "Zoë's son's payment of 0.25 marked paid.",
+        {"payer": "Zoë's son", "amount": 25},
+    ),
+    ("game_unlocked", "Game unlocked; its payment is unpaid again.", {}),
+    (
+        "game_imported",
+        "Imported from a paper score card (line 12).",
+        {"file": "score_card", "place": "line", "where": "12", "paid_by": None},
+    ),
+    (
+        "game_imported",
+        "Imported from a league export (game 3 (id 57)). The file says root marked it paid.",
+        {"file": "league_export", "place": "game", "where": "3 (id 57)", "paid_by": "root"},
+    ),
+    (
+        "game_imported",  # cut at 200 characters: who paid, as far as it was kept
+        f"Imported from a league export (game 4). The file says {'x' * 300} marked it paid."[:200],
+        {"file": "league_export", "place": "game", "where": "4", "paid_by": "x" * 146},
+    ),
+    ("game_finished", "Someone rewrote this by hand.", {"text": "Someone rewrote this by hand."}),
+]
+
+
+def test_0011_reads_every_kept_sentence_into_its_action_and_values_and_back(app):
+    with app.app_context():
+        db.session.remove()
+        flask_migrate.downgrade(directory=MIGRATIONS_DIR, revision="0010_sessions")
+        try:
+            league_id = db.session.scalar(text("SELECT min(id) FROM league"))
+            db.session.execute(
+                text(
+                    "INSERT INTO audit_event (league_id, action, summary, created_at)"
+                    " VALUES (:league, :action, :summary, :at)"
+                ),
+                [
+                    {"league": league_id, "action": a, "summary": s, "at": datetime(2026, 1, 1)}
+                    for a, s, _ in OLD_EVENTS
+                ],
+            )
+            db.session.commit()
+            db.session.remove()
+            flask_migrate.upgrade(directory=MIGRATIONS_DIR)
+            events = db.session.scalars(select(AuditEvent).order_by(AuditEvent.id)).all()
+            assert [(e.action, e.params) for e in events] == [(a, p) for a, _, p in OLD_EVENTS]
+            assert all(isinstance(e.action, AuditAction) for e in events)
+            kept = [sentence for _, sentence, _ in OLD_EVENTS]
+            kept[11] += " marked it paid."  # the sentence cut at 200, whole again
+            assert [audit.summary(event) for event in events] == kept  # the API's English
+            db.session.remove()
+            flask_migrate.downgrade(directory=MIGRATIONS_DIR, revision="0010_sessions")
+            sentences = db.session.execute(
+                text("SELECT action, summary FROM audit_event ORDER BY id")
+            )
+            assert sentences.all() == [(a, s) for a, s, _ in OLD_EVENTS]
+        finally:
+            db.session.remove()
+            flask_migrate.upgrade(directory=MIGRATIONS_DIR)

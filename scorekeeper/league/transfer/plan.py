@@ -51,7 +51,7 @@ class PlannedGame:
 class ImportPlan:
     """What a checked file holds: counted, and its games read again when they are saved."""
 
-    source: str
+    source: str  # "score_card" (a CSV) or "league_export" (JSON), as the audit trail says
     #: Every player the file names (players without a game, too), by key.
     players: dict[str, str] = field(default_factory=dict)
     seasons: list[tuple[str, date, date]] = field(default_factory=list)
@@ -75,14 +75,17 @@ class Problems:
     """Problems found so far, each with where it is; stops the check when there are too many."""
 
     def __init__(self) -> None:
-        self.found: list[str] = []
+        #: Each problem's line (or game) number, read from ``where`` before it is worded
+        #: for the page, to report them in file order; and the problem.
+        self.found: list[tuple[int, str]] = []
 
     def add(self, where: str, message: str) -> None:
-        self.found.append(gettext("%(where)s: %(problem)s", where=worded(where), problem=message))
+        problem = gettext("%(where)s: %(problem)s", where=worded(where), problem=message)
+        self.found.append((_place(where), problem))
         if len(self.found) >= MAX_PROBLEMS:
             raise ImportProblems(
                 [
-                    *sorted(self.found, key=_place),
+                    *self._in_file_order(),
                     gettext(
                         "Stopped after %(most)s problems; fix these and try again.",
                         most=MAX_PROBLEMS,
@@ -92,7 +95,10 @@ class Problems:
 
     def raise_any(self) -> None:
         if self.found:
-            raise ImportProblems(sorted(self.found, key=_place))
+            raise ImportProblems(self._in_file_order())
+
+    def _in_file_order(self) -> list[str]:
+        return [problem for _, problem in sorted(self.found, key=lambda found: found[0])]
 
 
 def worded(where: str) -> str:
@@ -101,9 +107,9 @@ def worded(where: str) -> str:
     return gettext("line %(number)s", number=line[1]) if line else where
 
 
-def _place(problem: str) -> int:
-    """The line (or game) number a problem starts with, to report problems in file order."""
-    number = re.search(r"\d+", problem)
+def _place(where: str) -> int:
+    """The line (or game) number of a place in the file ("line 7", "game 3 (id 12)")."""
+    number = re.search(r"\d+", where)
     return int(number[0]) if number else 0
 
 

@@ -64,7 +64,7 @@ def parse_csv(source: str | TextIO) -> ImportPlan:
     (:attr:`ImportPlan.read_games`): however large, it is never all in memory.
     """
     stream = io.StringIO(source) if isinstance(source, str) else source
-    plan = ImportPlan(source="a paper score card")
+    plan = ImportPlan(source="score_card")
     for game in _csv_games(stream):
         plan.add(game)
     plan.read_games = lambda: _csv_games(stream)

@@ -46,7 +46,7 @@ def parse_json(data: object) -> ImportPlan:
             ]
         )
     problems = Problems()
-    plan = ImportPlan(source="a league export")
+    plan = ImportPlan(source="league_export")
     for name in _list(data, "players", problems):
         try:
             plan.add_player(clean_player_name(str(name)))

@@ -163,12 +163,12 @@ def _save(
         db.session.execute(insert(Deal), deals)
     events = []
     for game, planned in zip(games, batch, strict=True):
-        claimed = f" The file says {planned.paid_by} marked it paid." if planned.paid_by else ""
+        place, _, where = planned.source.partition(" ")  # "line 12", "game 3 (id 57)"
         events.append(
             audit.record(
                 game,
                 audit.IMPORTED,
-                f"Imported from {source} ({planned.source}).{claimed}"[:200],
+                {"file": source, "place": place, "where": where, "paid_by": planned.paid_by},
                 after={"deals": len(planned.tallies), "status": game.status},
             )
         )

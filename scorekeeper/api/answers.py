@@ -300,18 +300,8 @@ class Standing(Answer):
 
     @classmethod
     def of(cls, standing: StandingRow) -> "Standing":
-        return cls(
-            player=standing.name,
-            played=standing.played,
-            won=standing.won,
-            lost=standing.lost,
-            net=standing.net,
-            naturals=standing.naturals,
-            chapeaux=standing.chapeaux,
-            skunks_given=standing.skunks_given,
-            skunks_taken=standing.skunks_taken,
-            rating=standing.rating,
-        )
+        counts = {name: getattr(standing, name) for name in cls.model_fields if name != "player"}
+        return cls(player=standing.name, **counts)
 
 
 class Event(Answer):
@@ -343,6 +333,9 @@ class SetCount(Answer):
     description: str
 
 
+SET_COUNT_FROM_LINE: Final = ("factor", "points", "natural_set", "description")
+
+
 class Count(Answer):
     """A count; ``out``, ``scores`` and ``naturals`` make a deal's body."""
 
@@ -369,10 +362,7 @@ class Count(Answer):
                     SetCount(
                         rank=line.card_set.rank.value,
                         cards=line.card_set.size,
-                        factor=line.factor,  # type: ignore[arg-type]
-                        points=line.points,
-                        natural_set=line.natural_set,
-                        description=line.description,
+                        **{name: getattr(line, name) for name in SET_COUNT_FROM_LINE},
                     )
                     for line in lines
                 ]

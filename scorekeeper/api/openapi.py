@@ -9,7 +9,8 @@ Schemathesis generates requests from it.
 
 import copy
 import functools
-from dataclasses import dataclass, field
+import re
+from http import HTTPStatus
 from typing import Any, Final
 
 from flask import jsonify
@@ -18,10 +19,22 @@ from pydantic.json_schema import GenerateJsonSchema, JsonSchemaValue, models_jso
 from pydantic_core import core_schema
 from werkzeug.wrappers import Response
 
-from ..league_queries import MAX_ID, PAGE_SIZE
-from . import answers, shapes
+from ..league_queries import MAX_ID
+from . import answers, count, games, leagues
 from .core import PREFIX, bp
 from .idempotency import HEADER, KEY_PATTERN
+from .shapes import (
+    Cards,
+    CountRequest,
+    DealInput,
+    DeleteQuery,
+    GamesQuery,
+    NewGame,
+    NewLeague,
+    NewPlayer,
+    Shape,
+    VersionInput,
+)
 
 Schema = dict[str, Any]
 REF: Final = "#/components/schemas/{model}"
@@ -72,7 +85,7 @@ def _path(name: str, schema: Schema, description: str) -> Schema:
     }
 
 
-def _query(model: type[shapes.Shape]) -> list[Schema]:
+def _query(model: type[Shape]) -> list[Schema]:
     """The query arguments of ``model``: each optional, never null."""
     found = []
     properties = model.model_json_schema(schema_generator=_Described)["properties"]
@@ -93,11 +106,11 @@ def _query(model: type[shapes.Shape]) -> list[Schema]:
     return found
 
 
-SLUG: Final = _path("slug", {"type": "string"}, "The league's slug, e.g. our-table.")
-GAME: Final = _path(
-    "game_id", {"type": "integer", "minimum": 1, "maximum": MAX_ID}, "The game's id."
-)
-NUMBER: Final = _path("number", {"type": "integer", "minimum": 1}, "The deal's number, from 1.")
+PARAMETERS: Final = {
+    "slug": _path("slug", {"type": "string"}, "The league's slug, e.g. our-table."),
+    "game_id": _path("game_id", {"type": "integer", "minimum": 1, "maximum": MAX_ID}, "The id."),
+    "number": _path("number", {"type": "integer", "minimum": 1}, "The deal's number, from 1."),
+}
 IDEMPOTENCY: Final = {
     "name": HEADER,
     "in": "header",
@@ -105,234 +118,84 @@ IDEMPOTENCY: Final = {
     "schema": {"type": "string", "pattern": KEY_PATTERN},
     "description": "A retry with the same key gets the first answer instead of a second change.",
 }
-REPLAYED: Final = ("Idempotent-Replayed",)
-DEAL_ERRORS: Final = (400, 403, 404, 409, 422)
-
-
-@dataclass(frozen=True)
-class Op:
-    """One operation: its answer, its errors, and for a write the bearer token it needs."""
-
-    summary: str
-    status: int
-    answer: str
-    schema: Schema
-    errors: tuple[int, ...] = ()
-    body: type[BaseModel] | None = None
-    body_required: bool = True
-    parameters: list[Schema] = field(default_factory=list)
-    headers: tuple[str, ...] = ()
-    write: bool = False
-
-    def described(self) -> Schema:
-        answer: Schema = {"description": self.answer, **_json(self.schema)}
-        if self.headers:
-            answer["headers"] = {name: {"schema": {"type": "string"}} for name in self.headers}
-        found: Schema = {
-            "summary": self.summary,
-            "responses": {
-                str(self.status): answer,
-                **{
-                    str(code): {"description": ERRORS[code], **_json(ref(answers.Error))}
-                    for code in sorted({401, 422, *self.errors})
-                },
-            },
-        }
-        if self.body is not None:
-            found["requestBody"] = {"required": self.body_required, **_json(ref(self.body))}
-        if self.parameters:
-            found["parameters"] = self.parameters
-        if self.write:
-            found["security"] = [{"bearer": []}]
-        return found
+A = answers
+DEAL: Final = "/games/{game_id}/deals/{number}"
+CHANGE: Final = (400, 403, 404, 409, 422)
+#: Each operation: method, path, view (its docstring is the summary), status, answer,
+#: errors besides 401 and 422, and the body or query it reads. A write needs a token.
+OPERATIONS: Final[list[tuple[Any, ...]]] = [
+    ("get", "/leagues", leagues.leagues, 200, [A.LeagueSummary], ()),
+    ("post", "/leagues", leagues.new_league, 201, A.League, (400, 403, 409), NewLeague),
+    ("get", "/leagues/{slug}", leagues.league, 200, A.League, (404,)),
+    ("post", "/leagues/{slug}/players", leagues.add_player, 201, A.Player, CHANGE, NewPlayer),
+    ("get", "/leagues/{slug}/standings", leagues.standings, 200, [A.Standing], (404,)),
+    ("get", "/leagues/{slug}/games", leagues.games, 200, A.GamePage, (404,), GamesQuery),
+    ("post", "/games", games.new_game, 201, A.Game, (400, 403, 409), NewGame),
+    ("get", "/games/{game_id}", games.game, 200, A.Game, (404,)),
+    ("get", "/games/{game_id}/history", games.history, 200, [A.Event], (403, 404)),
+    ("post", "/games/{game_id}/deals", games.record_deal, 201, A.Game, CHANGE, DealInput),
+    ("put", DEAL, games.edit_deal, 200, A.Game, CHANGE, DealInput),
+    ("delete", DEAL, games.delete_deal, 200, A.Game, CHANGE, DeleteQuery),
+    ("post", "/games/{game_id}/paid", games.mark_paid, 200, A.Game, CHANGE, VersionInput),
+    ("post", "/games/{game_id}/unlock", games.unlock, 200, A.Game, CHANGE, VersionInput),
+    ("post", "/count", count.count, 200, A.Count, (400,), CountRequest),
+]  # fmt: skip
 
 
 def _json(schema: Schema) -> Schema:
     return {"content": {"application/json": {"schema": schema}}}
 
 
-def _writes(*parameters: Schema, headers: tuple[str, ...] = REPLAYED) -> dict[str, Any]:
-    return {"parameters": [*parameters, IDEMPOTENCY], "headers": headers, "write": True}
+def _operation(
+    method: str, path: str, view: Any, status: int, answered: Any, errors: tuple[int, ...],
+    reads: type[BaseModel] | None = None,
+) -> Schema:  # fmt: skip
+    schema = array(answered[0]) if isinstance(answered, list) else ref(answered)
+    write = method != "get" and 403 in errors
+    answer: Schema = {"description": HTTPStatus(status).phrase + ".", **_json(schema)}
+    headers = ["Location"] * (status == 201 and "{" not in path) + ["Idempotent-Replayed"]
+    if write and method == "post":
+        answer["headers"] = {name: {"schema": {"type": "string"}} for name in headers}
+    found: Schema = {
+        "summary": view.__doc__.split("\n")[0].split("; ")[0].rstrip(".:") + ".",
+        "responses": {
+            str(status): answer,
+            **{
+                str(code): {"description": ERRORS[code], **_json(ref(A.Error))}
+                for code in sorted({401, 422, *errors})
+            },
+        },
+    }
+    parameters = [PARAMETERS[name] for name in re.findall(r"{(\w+)}", path)]
+    if reads in (GamesQuery, DeleteQuery):
+        parameters += _query(reads)  # type: ignore[arg-type]
+    elif reads is not None:
+        found["requestBody"] = {"required": reads is not VersionInput, **_json(ref(reads))}
+    if write and method == "post":
+        parameters.append(IDEMPOTENCY)
+    if parameters:
+        found["parameters"] = parameters
+    if write:
+        found["security"] = [{"bearer": []}]
+    return found
 
-
-A = answers
-PATHS: Final[dict[str, dict[str, Op]]] = {
-    "/leagues": {
-        "get": Op("The leagues the caller may read.", 200, "Leagues.", array(A.LeagueSummary)),
-        "post": Op(
-            "A site administrator creates a league; its slug is made from its name.",
-            201,
-            "The league.",
-            ref(A.League),
-            (400, 403, 409, 422),
-            shapes.NewLeague,
-            **_writes(headers=("Location", *REPLAYED)),
-        ),
-    },
-    "/leagues/{slug}": {
-        "get": Op(
-            "A league and its players.",
-            200,
-            "The league.",
-            ref(A.League),
-            (404,),
-            parameters=[SLUG],
-        ),
-    },
-    "/leagues/{slug}/players": {
-        "post": Op(
-            "A league admin adds a player (a name new in the league, ignoring case).",
-            201,
-            "The player.",
-            ref(A.Player),
-            (400, 403, 404, 409, 422),
-            shapes.NewPlayer,
-            **_writes(SLUG),
-        ),
-    },
-    "/leagues/{slug}/standings": {
-        "get": Op(
-            "Every player with a finished game, best first: most wins, then best net.",
-            200,
-            "Standings.",
-            array(A.Standing),
-            (404,),
-            parameters=[SLUG],
-        ),
-    },
-    "/leagues/{slug}/games": {
-        "get": Op(
-            f"The league's games, newest first, {PAGE_SIZE} a page.",
-            200,
-            "A page of games.",
-            ref(A.GamePage),
-            (404, 422),
-            parameters=[SLUG, *_query(shapes.GamesQuery)],
-        ),
-    },
-    "/games": {
-        "post": Op(
-            "A scorekeeper of the league starts a game.",
-            201,
-            "The game.",
-            ref(A.Game),
-            (400, 403, 409, 422),
-            shapes.NewGame,
-            **_writes(headers=("Location", *REPLAYED)),
-        ),
-    },
-    "/games/{game_id}": {
-        "get": Op(
-            "The game: every deal with the running totals, the winner and the settlement.",
-            200,
-            "The game.",
-            ref(A.Game),
-            (404,),
-            parameters=[GAME],
-        ),
-    },
-    "/games/{game_id}/history": {
-        "get": Op(
-            "The game's audit trail, newest first (members of its league).",
-            200,
-            "Changes.",
-            array(A.Event),
-            (403, 404),
-            parameters=[GAME],
-        ),
-    },
-    "/games/{game_id}/deals": {
-        "post": Op(
-            "Record the next deal.",
-            201,
-            "The game, with the deal.",
-            ref(A.Game),
-            DEAL_ERRORS,
-            shapes.DealInput,
-            **_writes(GAME),
-        ),
-    },
-    "/games/{game_id}/deals/{number}": {
-        "put": Op(
-            "Correct a deal; everything after it is recomputed.",
-            200,
-            "The game, after the change.",
-            ref(A.Game),
-            DEAL_ERRORS,
-            shapes.DealInput,
-            parameters=[GAME, NUMBER],
-            write=True,
-        ),
-        "delete": Op(
-            "Delete a deal; later deals are renumbered.",
-            200,
-            "The game, after the change.",
-            ref(A.Game),
-            (403, 404, 409, 422),
-            parameters=[GAME, NUMBER, *_query(shapes.DeleteQuery)],
-            write=True,
-        ),
-    },
-    "/games/{game_id}/paid": {
-        "post": Op(
-            "Mark the loser's payment paid: the finished game is settled and locked.",
-            200,
-            "The game.",
-            ref(A.Game),
-            DEAL_ERRORS,
-            shapes.VersionInput,
-            body_required=False,
-            **_writes(GAME),
-        ),
-    },
-    "/games/{game_id}/unlock": {
-        "post": Op(
-            "A league admin unlocks a settled game; it is unpaid again.",
-            200,
-            "The game.",
-            ref(A.Game),
-            DEAL_ERRORS,
-            shapes.VersionInput,
-            body_required=False,
-            **_writes(GAME),
-        ),
-    },
-    "/count": {
-        "post": Op(
-            "Count a deal from the cards: both deal scores and stars.",
-            200,
-            "The count.",
-            ref(A.Count),
-            (400, 422),
-            shapes.CountRequest,
-        ),
-    },
-    "/openapi.json": {
-        "get": Op("This description.", 200, "OpenAPI 3.1.", {"type": "object"}),
-    },
-}
 
 #: Every class of the description, and whether it is read (validation) or answered.
-READ: Final = (
-    shapes.NewGame,
-    shapes.DealInput,
-    shapes.VersionInput,
-    shapes.NewLeague,
-    shapes.NewPlayer,
-    shapes.CountRequest,
-    shapes.Cards,
-)
+READ: Final = (NewGame, DealInput, VersionInput, NewLeague, NewPlayer, CountRequest, Cards)
 ANSWERED: Final = (
-    A.Error,
-    A.Game,
-    A.GamePage,
-    A.LeagueSummary,
-    A.League,
-    A.Player,
-    A.Standing,
-    A.Event,
-    A.Count,
-)
+    A.Error, A.Game, A.GamePage, A.LeagueSummary, A.League, A.Player, A.Standing, A.Event, A.Count
+)  # fmt: skip
+
+
+def paths() -> dict[str, Any]:
+    found: dict[str, Any] = {}
+    for method, path, *rest in OPERATIONS:
+        found.setdefault(path, {})[method] = _operation(method, path, *rest)
+    answer = {"200": {"description": "OpenAPI 3.1.", **_json({"type": "object"})}}
+    for code in (401, 422):
+        answer[str(code)] = {"description": ERRORS[code], **_json(ref(A.Error))}
+    found["/openapi.json"] = {"get": {"summary": "This description.", "responses": answer}}
+    return found
 
 
 @functools.cache
@@ -354,10 +217,7 @@ def _document() -> dict[str, Any]:
         },
         "servers": [{"url": PREFIX}],
         "security": [{}, {"bearer": []}],
-        "paths": {
-            path: {method: op.described() for method, op in item.items()}
-            for path, item in PATHS.items()
-        },
+        "paths": paths(),
         "components": {
             "schemas": schemas["$defs"],
             "securitySchemes": {

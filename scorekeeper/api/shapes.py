@@ -187,6 +187,10 @@ class VersionInput(Shape):
     version: Version | None = None
 
 
+PRINTABLE_NAME: Final = "name must be a string of printable characters."
+#: What a league's or a player's name is described as, and said when it is left out.
+NAMED: Final = (WithJsonSchema({"type": "string"}), Missing(PRINTABLE_NAME))
+
 # Leagues and players -----------------------------------------------------------------
 
 
@@ -194,12 +198,7 @@ class NewLeague(Shape):
     """A new league; its slug is made from its name."""
 
     what = "a new league"
-    name: Annotated[
-        str,
-        PlainValidator(name("name", MAX_LEAGUE_NAME)),
-        WithJsonSchema({"type": "string"}),
-        Missing("name must be a string of printable characters."),
-    ]
+    name: Annotated[str, PlainValidator(name("name", MAX_LEAGUE_NAME)), *NAMED]
     public: Annotated[StrictBool | None, says("public must be true or false.")] = Field(
         None, json_schema_extra={"default": True}
     )
@@ -209,12 +208,7 @@ class NewPlayer(Shape):
     """A new player of a league."""
 
     what = "a new player"
-    name: Annotated[
-        str,
-        PlainValidator(name("name", MAX_NAME_LENGTH)),
-        WithJsonSchema({"type": "string"}),
-        Missing("name must be a string of printable characters."),
-    ]
+    name: Annotated[str, PlainValidator(name("name", MAX_NAME_LENGTH)), *NAMED]
 
 
 # Query arguments ---------------------------------------------------------------------

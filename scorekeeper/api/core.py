@@ -14,6 +14,7 @@ from typing import Any, Final, TypeVar
 
 from flask import Blueprint, current_app, g, jsonify, request
 from flask.blueprints import BlueprintSetupState
+from pydantic import BaseModel
 from werkzeug.exceptions import Forbidden, HTTPException, MethodNotAllowed
 from werkzeug.routing import IntegerConverter
 from werkzeug.wrappers import Response
@@ -110,11 +111,12 @@ def http_error(error: HTTPException) -> Response:
 # Who is asking ------------------------------------------------------------------
 
 
-def query_arguments(*names: str) -> Callable[[View], View]:
-    """The query arguments a view reads; any other is a 422 (see ``_takes_only_its_arguments``)."""
+def query_arguments(shape: type[BaseModel]) -> Callable[[View], View]:
+    """The query arguments a view reads (the fields of ``shape``); any other is a 422
+    (see ``_takes_only_its_arguments``)."""
 
     def mark(view: View) -> View:
-        view.query_arguments = names  # type: ignore[attr-defined]
+        view.query_arguments = tuple(shape.model_fields)  # type: ignore[attr-defined]
         return view
 
     return mark

@@ -1,14 +1,11 @@
 """``POST /count``: both deal scores and stars from the cards (RULES.md §2)."""
 
-from typing import Any
-
-from flask import jsonify
 from werkzeug.wrappers import Response
 
-from scorekeeper.engine import Count, Seat
 from scorekeeper.names import MAX_NAME_LENGTH, squeeze
 from scorekeeper.table.counted_cards import DEFAULT_NAMES, BadCards, CountedCards
 
+from . import answers
 from .core import ApiError, bp, json_body
 
 
@@ -27,34 +24,6 @@ def _names(value: object) -> tuple[str, str]:
     )
 
 
-def count_json(count: Count) -> dict[str, Any]:
-    """A count as the API gives it; ``out``, ``scores`` and ``naturals`` make a deal's body."""
-    tally = count.tally
-    return {
-        "out": int(tally.out),
-        "scores": list(tally.scores),
-        "naturals": list(tally.stars),
-        "chapeau": [tally.chapeau(seat) for seat in Seat],
-        "natural_going_out": count.natural_going_out,
-        "breakdown": [
-            [
-                {
-                    "rank": line.card_set.rank.value,
-                    "cards": line.card_set.size,
-                    "factor": line.factor,
-                    "points": line.points,
-                    "natural_set": line.natural_set,
-                    "description": line.description,
-                }
-                for line in lines
-            ]
-            for lines in count.breakdown
-        ],
-        "table_points": list(count.table_points),
-        "hand_points": list(count.hand_points),
-    }
-
-
 @bp.post("/count")
 def count() -> Response:
     """Both deal scores and stars from the cards on the table and in hand (RULES.md §2)."""
@@ -65,4 +34,4 @@ def count() -> Response:
         result = cards.count(names)
     except BadCards as bad:
         raise ApiError(422, bad.message, bad.fields) from None
-    return jsonify(count_json(result))
+    return answers.Count.of(result).sent()

@@ -5,17 +5,22 @@ checks, version checks and audit trail); the views only read JSON and answer
 JSON.
 """
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import Any, Final
 
 from flask import jsonify, request, url_for
+from pydantic import ValidationError
 from werkzeug.wrappers import Response
 
 from scorekeeper.accounts.permissions import can_read, role_in
+from scorekeeper.engine import InvalidTally, Rules, Seat, Stakes, Tally, validate_tally
 from scorekeeper.errors import Conflict, NotFound, ServiceError, StaleVersion
 from scorekeeper.league.queries import MAX_ID
 from scorekeeper.models import Game, League, Role, db
 from scorekeeper.table import service as game_service
+from scorekeeper.table.counted_cards import CountedCards
 
+from . import answers
 from .core import (
     ApiError,
     bp,
@@ -26,15 +31,12 @@ from .core import (
     require_user,
 )
 from .idempotency import idempotent
-from .inputs import (
-    body_version,
-    league_named,
-    league_stakes,
-    query_version,
-    read_deal,
-    read_new_game,
-)
-from .outputs import event_json, game_json
+from .leagues import league_named
+from .reading import fields_of, read
+from .shapes import DealInput, DeleteQuery, NewGame, VersionInput, rules_overridden
+
+#: The stakes a game gets when the request gives none and the league has no defaults.
+DEFAULT_STAKES: Final = Stakes.from_small(100)
 
 
 def _game(game_id: int) -> Game:
@@ -58,6 +60,11 @@ def writable_game(game_id: int, role: Role = Role.SCOREKEEPER) -> Game:
     game = _game(game_id)
     require_api_role(game.league, role)
     return game
+
+
+def game_json(game: Game) -> dict[str, Any]:
+    """A game as every game endpoint answers it (:class:`.answers.Game`)."""
+    return answers.Game.of(game).model_dump(mode="json")
 
 
 def answer(game: Game, status: int = 200) -> Response:
@@ -94,19 +101,31 @@ def league_to_play_in() -> League:
     return league
 
 
+def league_stakes(defaults: Mapping[str, Any] | None) -> Stakes:
+    """The stakes a league's new games start from (its settings), else 1.00 and 3.00."""
+    stakes = (defaults or {}).get("stakes")
+    if not stakes:
+        return DEFAULT_STAKES
+    return Stakes(small=int(stakes["small"]), big=int(stakes["big"]))
+
+
 @bp.post("/games")
 @idempotent(allowed=league_to_play_in)
 def new_game() -> Response:
     """Start a game in a league (scorekeepers): players, preset, rules, stakes, first dealer."""
     league = league_to_play_in()
-    wanted = read_new_game(json_body(), league_stakes(league.defaults))
+    wanted = read(NewGame, json_body())
+    stakes = league_stakes(league.defaults)
+    if wanted.stakes is not None:
+        small = wanted.stakes.small
+        stakes = Stakes(small=small, big=wanted.stakes.big or 3 * small)
     try:
         game = game_service.start_game(
             league.id,
-            wanted.names,
-            wanted.rules,
-            wanted.stakes,
-            wanted.first_dealer,
+            (wanted.players[0], wanted.players[1]),
+            Rules(**rules_overridden(wanted.preset, wanted.rules)),
+            stakes,
+            None if wanted.first_dealer is None else Seat(wanted.first_dealer),
             create_players=False,
         )
     except ServiceError as error:
@@ -130,7 +149,36 @@ def history(game_id: int) -> Response:
     require_user()
     if role_in(found.league) is None:
         raise ApiError(403, "Only members of the league can read a game's history.")
-    return jsonify([event_json(event) for event in game_service.history(found.id)])
+    return answers.sent_list([answers.Event.of(event) for event in game_service.history(found.id)])
+
+
+def read_deal(body: dict[str, Any]) -> tuple[Tally, DealInput]:
+    """A deal's body: its shape, then every rule of a valid tally, by the engine (RULES.md §2).
+
+    Both are reported at once, as the deal form reports them: the engine reads the raw
+    values too (its messages for a value that isn't a whole number are the shape's).
+    """
+    try:
+        deal, fields = DealInput.model_validate(body), {}
+    except ValidationError as error:
+        deal, fields = None, fields_of(error)
+    scores, naturals = body.get("scores"), body.get("naturals") or [0, 0]
+    tally = None
+    if (
+        isinstance(scores, list)
+        and isinstance(naturals, list)
+        and len(scores) == len(naturals) == 2
+    ):
+        try:
+            tally = validate_tally(body.get("out"), scores, naturals)
+        except InvalidTally as error:
+            for problem in error.problems:
+                found = fields.setdefault(problem.field.replace("stars", "naturals"), [])
+                if problem.message not in found:
+                    found.append(problem.message)
+    if fields or deal is None or tally is None:
+        raise invalid(fields)
+    return tally, deal
 
 
 @bp.post("/games/<id:game_id>/deals")
@@ -138,12 +186,11 @@ def history(game_id: int) -> Response:
 def record_deal(game_id: int) -> Response:
     """Record the next deal; ``version``, when given, must be the game's current one."""
     writable_game(game_id)
-    deal = read_deal(json_body())
+    tally, deal = read_deal(json_body())
+    cards: CountedCards | None = deal.cards
     return changed(
         game_id,
-        lambda: game_service.record_deal(
-            game_id, deal.tally, version=deal.version, cards=deal.cards
-        ),
+        lambda: game_service.record_deal(game_id, tally, version=deal.version, cards=cards),
         201,
     )
 
@@ -152,21 +199,20 @@ def record_deal(game_id: int) -> Response:
 def edit_deal(game_id: int, number: int) -> Response:
     """Correct any deal; everything after it is recomputed (a finished game may reopen)."""
     writable_game(game_id)
-    deal = read_deal(json_body())
+    tally, deal = read_deal(json_body())
+    cards: CountedCards | None = deal.cards
     return changed(
         game_id,
-        lambda: game_service.edit_deal(
-            game_id, number, deal.tally, version=deal.version, cards=deal.cards
-        ),
+        lambda: game_service.edit_deal(game_id, number, tally, version=deal.version, cards=cards),
     )
 
 
 @bp.delete("/games/<id:game_id>/deals/<id:number>")
-@query_arguments("version")
+@query_arguments(DeleteQuery)
 def delete_deal(game_id: int, number: int) -> Response:
     """Delete any deal; later deals move up one number. ``?version=`` as with a change."""
     writable_game(game_id)
-    version = query_version(request.args.get("version"))
+    version = read(DeleteQuery, request.args.to_dict()).version
     return changed(game_id, lambda: game_service.delete_deal(game_id, number, version=version))
 
 
@@ -175,7 +221,7 @@ def delete_deal(game_id: int, number: int) -> Response:
 def mark_paid(game_id: int) -> Response:
     """The loser has paid: the finished game is settled and locked (scorekeepers)."""
     writable_game(game_id)
-    version = body_version(json_body(optional=True))
+    version = read(VersionInput, json_body(optional=True)).version
     return changed(game_id, lambda: game_service.mark_paid(game_id, version=version))
 
 
@@ -184,5 +230,5 @@ def mark_paid(game_id: int) -> Response:
 def unlock(game_id: int) -> Response:
     """A league admin unlocks a settled game for corrections; it is unpaid again."""
     writable_game(game_id, Role.ADMIN)
-    version = body_version(json_body(optional=True))
+    version = read(VersionInput, json_body(optional=True)).version
     return changed(game_id, lambda: game_service.unlock(game_id, version=version))

@@ -4,9 +4,10 @@ Reads use the league pages' own queries (:mod:`~scorekeeper.league.queries`);
 changes use the same services as the pages.
 """
 
-from typing import Any
+import re
+from typing import Any, Final
 
-from flask import jsonify, request, url_for
+from flask import request, url_for
 from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from werkzeug.exceptions import Forbidden
@@ -17,9 +18,11 @@ from scorekeeper.errors import ServiceError
 from scorekeeper.league import players as player_service
 from scorekeeper.league import queries
 from scorekeeper.league import service as league_service
+from scorekeeper.league.service import MAX_SLUG
 from scorekeeper.models import Game, League, Player, Role, User, db
-from scorekeeper.names import MAX_NAME_LENGTH, printable, squeeze
+from scorekeeper.names import printable, squeeze
 
+from . import answers
 from .core import (
     ApiError,
     bp,
@@ -30,10 +33,17 @@ from .core import (
     require_user,
 )
 from .idempotency import idempotent
-from .inputs import Problems, league_named, read_id, read_text
-from .outputs import game_summary, league_json, player_json, standing_json
+from .reading import read
+from .shapes import GamesQuery, NewLeague, NewPlayer
 
-MAX_LEAGUE_NAME = 60
+_SLUG: Final = re.compile(rf"[a-z0-9-]{{1,{MAX_SLUG}}}")
+
+
+def league_named(slug: object) -> League | None:
+    """The league with this slug, if the value can be one (no query for any other value)."""
+    if not isinstance(slug, str) or not _SLUG.fullmatch(slug):
+        return None
+    return league_service.league_by_slug(slug)
 
 
 def readable_league(slug: str) -> League:
@@ -59,24 +69,22 @@ def leagues() -> Response:
     """The leagues the caller may read, with how many players and games each has."""
     found = queries.readable_leagues(acting_user())
     players, games = _counts(Player.league_id, found), _counts(Game.league_id, found)
-    return jsonify(
+    return answers.sent_list(
         [
-            {
-                "slug": league.slug,
-                "name": league.name,
-                "public": league.public,
-                "players": players.get(league.id, 0),
-                "games": games.get(league.id, 0),
-            }
+            answers.LeagueSummary(
+                slug=league.slug,
+                name=league.name,
+                public=league.public,
+                players=players.get(league.id, 0),
+                games=games.get(league.id, 0),
+            )
             for league in found
         ]
     )
 
 
 def _league_answer(league: League, status: int = 200) -> Response:
-    response = jsonify(league_json(league, queries.players_of(league.id)))
-    response.status_code = status
-    return response
+    return answers.League.of(league, queries.players_of(league.id)).sent(status)
 
 
 def site_admin() -> User:
@@ -105,16 +113,10 @@ def league_for_admin(slug: str) -> League:
 def new_league() -> Response:
     """A site administrator creates a league; its slug is made from its name."""
     user = site_admin()
-    body = json_body()
-    problems = Problems()
-    problems.unknown(body, ("name", "public"), "a new league")
-    name = read_text(body.get("name"), "name", "name", MAX_LEAGUE_NAME, problems)
-    public = True if body.get("public") is None else body["public"]
-    if not isinstance(public, bool):
-        problems.add("public", "public must be true or false.")
-    problems.check()
+    wanted = read(NewLeague, json_body())
+    public = True if wanted.public is None else wanted.public
     try:
-        league = league_service.create_league(name or "", public=public, owner_id=user.id)
+        league = league_service.create_league(wanted.name, public=public, owner_id=user.id)
     except ServiceError as error:
         raise invalid({"name": [error.message]}) from None
     response = _league_answer(league, 201)
@@ -133,56 +135,39 @@ def league(slug: str) -> Response:
 def add_player(slug: str) -> Response:
     """A league admin adds a player; the name must be new in the league, ignoring case."""
     found = league_for_admin(slug)
-    body = json_body()
-    problems = Problems()
-    problems.unknown(body, ("name",), "a new player")
-    name = read_text(body.get("name"), "name", "name", MAX_NAME_LENGTH, problems)
-    problems.check()
+    name = read(NewPlayer, json_body()).name
     try:
-        player = player_service.add_player(found.id, name or "")
+        player = player_service.add_player(found.id, name)
     except ServiceError as error:
         raise invalid({"name": [error.message]}) from None
     except IntegrityError:  # the same name, added by another request at the same moment
         raise invalid({"name": [f"{name} is already a player in this league."]}) from None
-    response = jsonify(player_json(player))
-    response.status_code = 201
-    return response
+    return answers.Player.of(player).sent(201)
 
 
 @bp.get("/leagues/<slug>/standings")
 def standings(slug: str) -> Response:
     """Every player with a finished game, best first: most wins, then best net money."""
     found = readable_league(slug)
-    return jsonify([standing_json(row) for row in queries.standings(found.id)])
+    return answers.sent_list([answers.Standing.of(row) for row in queries.standings(found.id)])
 
 
 @bp.get("/leagues/<slug>/games")
-@query_arguments("player", "status", "page")
+@query_arguments(GamesQuery)
 def games(slug: str) -> Response:
     """The league's games, newest first, by player and status; ``next_page`` is a cursor."""
     found = readable_league(slug)
-    problems = Problems()
-    player_id = _player_filter(found, request.args.get("player"), problems)
-    status = request.args.get("status")
-    if status is not None and status not in queries.STATUSES:
-        problems.add("status", f"status must be one of {', '.join(queries.STATUSES)}.")
-    page = read_id(request.args.get("page"), "page", problems)
-    problems.check()
-    filters = queries.GameFilters(player=player_id, status=status)
-    found_page = queries.archive(found.id, filters, after=page)
-    return jsonify(
-        {
-            "games": [game_summary(game, found) for game in found_page.games],
-            "next_page": found_page.older,
-        }
-    )
-
-
-def _player_filter(league: League, name: str | None, problems: Problems) -> int | None:
-    if name is None:
-        return None
-    player = player_service.find_player(league.id, name) if printable(name) else None
-    if player is None:
-        problems.add("player", f"There is no player {squeeze(name)} in this league.")
-        return None
-    return player.id
+    wanted = read(GamesQuery, request.args.to_dict())
+    player_id = None
+    if wanted.player is not None:
+        name = wanted.player
+        player = player_service.find_player(found.id, name) if printable(name) else None
+        if player is None:
+            raise invalid({"player": [f"There is no player {squeeze(name)} in this league."]})
+        player_id = player.id
+    filters = queries.GameFilters(player=player_id, status=wanted.status)
+    found_page = queries.archive(found.id, filters, after=wanted.page)
+    return answers.GamePage(
+        games=[answers.GameSummary.of(game, found) for game in found_page.games],
+        next_page=found_page.older,
+    ).sent()

@@ -1,0 +1,375 @@
+"""What the API answers: games, deals, settlements, leagues, standings, counts and errors.
+
+Each answer is declared once here, with how it is made from what the app holds
+(``of``); the OpenAPI description is generated from the same classes. Seats are 0
+and 1 and every per-player list is in seat order; money is a decimal string with two
+places; times are UTC, ISO 8601 with a ``Z``. A game is replayed by the engine
+(:func:`~scorekeeper.table.service.scorecard`), exactly as its page is; a game summary
+reads only the game's stored columns.
+"""
+
+from datetime import datetime
+from typing import Annotated, Any, Final, Literal
+
+from flask import jsonify
+from pydantic import BaseModel, ConfigDict, Field, PlainSerializer, WithJsonSchema
+from werkzeug.wrappers import Response
+
+from scorekeeper import audit, engine, models
+from scorekeeper.engine import DifferenceRule, LineKind, Preset, Seat, SkunkRule, format_money
+from scorekeeper.league.queries import PAGE_SIZE
+from scorekeeper.league.queries import Standing as StandingRow
+from scorekeeper.table import service as game_service
+
+from .reading import Pair, omitted
+from .shapes import SEAT_DESCRIPTION
+
+MONEY_OUT: Final = r"^-?[0-9]+\.[0-9]{2}$"
+
+
+def when(moment: datetime) -> str:
+    """A stored UTC time as ``2025-03-14T21:30:00Z``."""
+    return moment.replace(microsecond=0).isoformat() + "Z"
+
+
+#: Cents, answered as a decimal string with two places.
+Money = Annotated[
+    int,
+    PlainSerializer(format_money, return_type=str),
+    WithJsonSchema({"type": "string", "pattern": MONEY_OUT, "examples": ["19.00"]}),
+]
+Time = Annotated[
+    datetime,
+    PlainSerializer(when, return_type=str),
+    WithJsonSchema({"type": "string", "format": "date-time"}),
+]
+SeatNumber = Annotated[Literal[0, 1], Field(description=SEAT_DESCRIPTION)]
+Counted = Annotated[int, Field(ge=0)]
+Status = Literal["in_progress", "finished"]
+
+
+class Answer(BaseModel):
+    """An answer: exactly these fields."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    def sent(self, status: int = 200) -> Response:
+        response = jsonify(self.model_dump(mode="json", exclude_unset=True))
+        response.status_code = status
+        return response
+
+
+def sent_list(answers: list[Any]) -> Response:
+    return jsonify([answer.model_dump(mode="json") for answer in answers])
+
+
+class Error(Answer):
+    error: str = Field(description="One sentence.")
+    fields: Annotated[
+        dict[str, Annotated[list[str], Field(min_length=1)]],
+        Field(
+            description='For a 422: the messages for each field at fault ("players.1", '
+            '"stakes.small", "scores.0", "naturals.1", …).'
+        ),
+    ] = omitted({})
+
+
+class Rules(Answer):
+    target: int
+    progressive: bool
+    natural_needed: bool
+    skunk: SkunkRule
+    difference: DifferenceRule
+
+    @classmethod
+    def of(cls, rules: engine.Rules) -> "Rules":
+        return cls(
+            target=rules.target,
+            progressive=rules.progressive,
+            natural_needed=rules.natural_needed,
+            skunk=rules.skunk,
+            difference=rules.difference,
+        )
+
+
+class Stakes(Answer):
+    small: Money
+    big: Money
+
+
+class SettlementLine(Answer):
+    kind: LineKind
+    count: Annotated[int, Field(ge=1)]
+    amount: Annotated[Money, Field(description="Before the multiplier.")]
+
+
+class Settlement(Answer):
+    """The settlement: line amounts before the skunk multiplier, ``total`` after it."""
+
+    payer: SeatNumber
+    payee: SeatNumber
+    multiplier: Literal[1, 2, 3]
+    total: Annotated[Money, Field(description="After the multiplier.")]
+    rounded: Pair[int]
+    lines: list[SettlementLine]
+
+    @classmethod
+    def of(cls, settlement: engine.Settlement) -> "Settlement":
+        return cls(
+            payer=int(settlement.payer),  # type: ignore[arg-type]
+            payee=int(settlement.payee),  # type: ignore[arg-type]
+            multiplier=settlement.multiplier,  # type: ignore[arg-type]
+            total=settlement.total,
+            rounded=list(settlement.rounded),
+            lines=[
+                SettlementLine(kind=line.kind, count=line.count, amount=line.amount)
+                for line in settlement.lines
+            ],
+        )
+
+
+class Deal(Answer):
+    number: Annotated[int, Field(ge=1)]
+    dealer: SeatNumber
+    out: SeatNumber
+    scores: Pair[int]
+    naturals: Pair[Counted]
+    chapeau: Pair[bool]
+    totals: Annotated[Pair[int], Field(description="The running totals after this deal.")]
+    cards: Annotated[
+        dict[str, Any] | None,
+        WithJsonSchema({"anyOf": [{"$ref": "#/components/schemas/Cards"}, {"type": "null"}]}),
+    ]
+
+
+class Game(Answer):
+    """A game as every game endpoint returns it (API.md), and a few fields more."""
+
+    id: int
+    league: Annotated[str, Field(description="The league's slug.")]
+    players: Pair[str]
+    preset: Preset | None
+    rules: Rules
+    stakes: Stakes
+    status: Status
+    version: Annotated[int, Field(ge=1)]
+    first_dealer: SeatNumber
+    next_dealer: SeatNumber
+    deals: list[Deal]
+    totals: Pair[int]
+    naturals: Pair[Counted]
+    chapeaux: Pair[Counted]
+    winner: SeatNumber | None
+    settlement: Settlement | None
+    locked: Annotated[bool, Field(description="Marked paid: no change until unlocked.")]
+    paid_at: Time | None
+    created_at: Time
+    finished_at: Time | None
+
+    @classmethod
+    def of(cls, game: models.Game) -> "Game":
+        card = game_service.scorecard(game)
+        settlement = game_service.settlement(game, card)
+        deals: list[models.Deal] = game.deals
+        return cls(
+            id=game.id,
+            league=game.league.slug,
+            players=[player.name for player in game.players],
+            preset=game.preset,  # type: ignore[arg-type]
+            rules=Rules.of(game.rules),
+            stakes=Stakes(small=game.stakes.small, big=game.stakes.big),
+            status=game.status,  # type: ignore[arg-type]
+            version=game.version,
+            first_dealer=game.first_dealer,  # type: ignore[arg-type]
+            next_dealer=int(card.next_dealer),  # type: ignore[arg-type]
+            deals=[
+                Deal(
+                    number=line.number,
+                    dealer=int(line.dealer),  # type: ignore[arg-type]
+                    out=int(line.tally.out),  # type: ignore[arg-type]
+                    scores=list(line.tally.scores),
+                    naturals=list(line.tally.stars),
+                    chapeau=[line.chapeau(seat) for seat in Seat],
+                    totals=list(line.totals),
+                    cards=deal.cards if deal.counted is not None else None,
+                )
+                for line, deal in zip(card.lines, deals, strict=True)
+            ],
+            totals=list(card.totals),
+            naturals=list(card.stars),
+            chapeaux=list(card.chapeaux),
+            winner=None if card.winner is None else int(card.winner),  # type: ignore[arg-type]
+            settlement=None if settlement is None else Settlement.of(settlement),
+            locked=game.locked,
+            paid_at=game.paid_at,
+            created_at=game.created_at,
+            finished_at=game.finished_at,
+        )
+
+
+class GameSummary(Answer):
+    """A game in a list: its stored totals and result, without its deals."""
+
+    id: int
+    league: str
+    players: Pair[str]
+    preset: Preset | None
+    status: Status
+    version: Annotated[int, Field(ge=1)]
+    deal_count: Counted
+    totals: Pair[int]
+    naturals: Pair[Counted]
+    chapeaux: Pair[Counted]
+    winner: SeatNumber | None
+    amount: Annotated[Money | None, Field(description="What the loser pays, once finished.")]
+    locked: bool
+    created_at: Time
+    finished_at: Time | None
+
+    @classmethod
+    def of(cls, game: models.Game, league: models.League) -> "GameSummary":
+        return cls(
+            id=game.id,
+            league=league.slug,
+            players=[game.player0.name, game.player1.name],
+            preset=game.preset,  # type: ignore[arg-type]
+            status=game.status,  # type: ignore[arg-type]
+            version=game.version,
+            deal_count=game.deal_count,
+            totals=[game.total0, game.total1],
+            naturals=[game.stars0, game.stars1],
+            chapeaux=[game.chapeaux0, game.chapeaux1],
+            winner=game.winner_seat,  # type: ignore[arg-type]
+            amount=game.amount_due,
+            locked=game.locked,
+            created_at=game.created_at,
+            finished_at=game.finished_at,
+        )
+
+
+class GamePage(Answer):
+    games: Annotated[list[GameSummary], Field(max_length=PAGE_SIZE)]
+    next_page: Annotated[
+        int | None,
+        Field(ge=1, description="Pass it as page= for the next (older) games; null: no more."),
+    ]
+
+
+class LeagueSummary(Answer):
+    slug: str
+    name: str
+    public: bool
+    players: Counted
+    games: Counted
+
+
+class Player(Answer):
+    id: int
+    name: str
+
+    @classmethod
+    def of(cls, player: models.Player) -> "Player":
+        return cls(id=player.id, name=player.name)
+
+
+class League(Answer):
+    slug: str
+    name: str
+    public: bool
+    players: list[Player]
+
+    @classmethod
+    def of(cls, league: models.League, players: list[models.Player]) -> "League":
+        return cls(
+            slug=league.slug,
+            name=league.name,
+            public=league.public,
+            players=[Player.of(player) for player in players],
+        )
+
+
+class Standing(Answer):
+    player: str
+    played: Counted
+    won: Counted
+    lost: Counted
+    net: Annotated[Money, Field(description="Money won minus money lost.")]
+    naturals: Counted
+    chapeaux: Counted
+    skunks_given: Counted
+    skunks_taken: Counted
+    rating: int
+
+    @classmethod
+    def of(cls, standing: StandingRow) -> "Standing":
+        counts = {name: getattr(standing, name) for name in cls.model_fields if name != "player"}
+        return cls(player=standing.name, **counts)
+
+
+class Event(Answer):
+    action: str
+    summary: str
+    user: str | None
+    at: Time
+    before: Any
+    after: Any
+
+    @classmethod
+    def of(cls, event: models.AuditEvent) -> "Event":
+        return cls(
+            action=event.action,
+            summary=audit.summary(event),
+            user=event.user.username if event.user else None,
+            at=event.created_at,
+            before=event.before,
+            after=event.after,
+        )
+
+
+class SetCount(Answer):
+    rank: str
+    cards: Counted
+    factor: Literal[1, 2, 4]
+    points: int
+    natural_set: bool
+    description: str
+
+
+SET_COUNT_FROM_LINE: Final = ("factor", "points", "natural_set", "description")
+
+
+class Count(Answer):
+    """A count; ``out``, ``scores`` and ``naturals`` make a deal's body."""
+
+    out: SeatNumber
+    scores: Pair[int]
+    naturals: Pair[Counted]
+    chapeau: Pair[bool]
+    natural_going_out: bool
+    breakdown: Pair[list[SetCount]]
+    table_points: Pair[int]
+    hand_points: Pair[int]
+
+    @classmethod
+    def of(cls, count: engine.Count) -> "Count":
+        tally = count.tally
+        return cls(
+            out=int(tally.out),  # type: ignore[arg-type]
+            scores=list(tally.scores),
+            naturals=list(tally.stars),
+            chapeau=[tally.chapeau(seat) for seat in Seat],
+            natural_going_out=count.natural_going_out,
+            breakdown=[
+                [
+                    SetCount(
+                        rank=line.card_set.rank.value,
+                        cards=line.card_set.size,
+                        **{name: getattr(line, name) for name in SET_COUNT_FROM_LINE},
+                    )
+                    for line in lines
+                ]
+                for lines in count.breakdown
+            ],
+            table_points=list(count.table_points),
+            hand_points=list(count.hand_points),
+        )

@@ -1,12 +1,20 @@
-"""One reader per kind of typed value: whole numbers, amounts of money, dates.
+"""One reader per kind of value: whole numbers, amounts of money, and the earliest day.
 
-Pages, the API and imports read a value through these, so each kind is accepted and
-refused the same way everywhere. Nothing here imports the rest of the app."""
+Pages and imports read a value through these, so each kind is accepted and refused the
+same way, with one message, everywhere; the API's shapes (api/shapes.py) end in the same
+functions (engine.money.parse_money, engine.whole_number) after checking JSON types.
+Names have their own reader, names.py. Nothing here imports the rest of the app."""
 
 import re
 from datetime import date
 
+from flask_babel import lazy_gettext
+
+from scorekeeper.engine import whole_number
 from scorekeeper.engine.money import parse_money
+
+#: Why an amount of money is refused, typed on a page or written in a file.
+NOT_AN_AMOUNT = lazy_gettext("Enter an amount like 1 or 0.25.")
 
 _WHOLE_NUMBER = re.compile(r"([+-]?)(\d+)")
 
@@ -40,10 +48,30 @@ _FRENCH_DECIMAL = re.compile(r"\s*\$?\s*\d+,\d{1,2}\s*\$?\s*")
 def read_amount(text: str, *, decimal_comma: bool = False) -> int:
     """An amount of money as typed, in cents: ``1``, ``0.25``, ``$1,000.50``; with
     ``decimal_comma`` (a French page) ``0,25`` and ``1,50 $`` too, where in English a comma
-    stays a thousands separator. ValueError if it is not an amount (engine.parse_money)."""
+    stays a thousands separator. ValueError (:data:`NOT_AN_AMOUNT`) if it is not an amount."""
     if decimal_comma and _FRENCH_DECIMAL.fullmatch(text):
         text = text.replace("$", "").strip().replace(",", ".")
-    return parse_money(text)
+    try:
+        return parse_money(text)
+    except ValueError:
+        raise ValueError(str(NOT_AN_AMOUNT)) from None
+
+
+def read_json_amount(value: object) -> int:
+    """An amount of money written in a JSON file: a decimal string (``"0.25"``), as the API
+    and the export write money, never a JSON number (which is not exact)."""
+    if not isinstance(value, str):
+        raise ValueError(str(NOT_AN_AMOUNT))
+    return read_amount(value)
+
+
+def read_json_whole_number(value: object) -> int:
+    """A whole number written in a JSON file: ``3`` (or ``3.0``), never ``true`` or ``"3"``,
+    as the API reads one. ValueError otherwise."""
+    number = whole_number(value)
+    if number is None:
+        raise ValueError(f"{value!r} is not a whole number")
+    return number
 
 
 #: The earliest day a game or a season may have. Paper score cards go back no further, and

@@ -39,7 +39,7 @@ from scorekeeper.engine import (
 from scorekeeper.engine.rules import MAX_STAKE, MAX_TARGET, MIN_TARGET
 from scorekeeper.messages import PRESET_LABELS, problem_message
 from scorekeeper.table.counted_cards import CountedCards
-from scorekeeper.values import read_amount, read_whole_number
+from scorekeeper.values import NOT_AN_AMOUNT, read_amount, read_whole_number
 from scorekeeper.web.formatting import money as money_text
 from scorekeeper.web.forms import ButtonForm, Form, name_validators, squeezed
 from scorekeeper.web.languages import in_english
@@ -89,7 +89,7 @@ def _money(form: FlaskForm, field: StringField) -> None:
     try:
         cents = read_amount(field.data, decimal_comma=not in_english())
     except ValueError:
-        raise ValidationError(gettext("Enter an amount like 1 or 0.25.")) from None
+        raise ValidationError(str(NOT_AN_AMOUNT)) from None
     if cents <= 0:
         raise ValidationError(gettext("A stake must be more than zero."))
     if cents > MAX_STAKE:

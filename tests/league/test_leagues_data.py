@@ -420,6 +420,27 @@ def test_a_json_file_that_contradicts_its_deals_is_refused(
     assert f"game 1 (id {game_id}), deal 2: scores.0: Scores must be multiples of 5" in page
 
 
+def test_a_json_file_reads_its_numbers_and_money_as_the_api_does(public, app, table, client):
+    """Money a decimal string, whole numbers never true or "7": a file that says otherwise
+    is refused, game by game, and nothing is imported."""
+    table.record(table.start_game(), 0, (140, 350))
+    data = client.get("/leagues/our-table/export.json").get_json()
+    game = data["games"][0]
+    changes = {
+        "first-dealer": {"first_dealer": True},
+        "target": {"rules": {**game["rules"], "target": "1200"}},
+        "stakes": {"stakes": {**game["stakes"], "small": 1}},
+    }
+    for name, change in changes.items():
+        with app.app_context():
+            league_service.create_league(f"Copy {name}")
+        copy = {**data, "games": [{**game, **change}]}
+        slug = f"copy-{name}"
+        response = upload(table.client, slug, json.dumps(copy), "x.json", "json")
+        assert response.status_code == 422, change
+        assert "can&#39;t be read" in response.get_data(as_text=True), change
+
+
 CSV_WITH_MISTAKES = """game,date,player_a,player_b,preset,small,out,score_a,score_b,stars_a,stars_b
 1,2025-02-01,Ana,Ben,standard,1,a,140,350,0,0
 1,,,,,,a,291,160,0,0

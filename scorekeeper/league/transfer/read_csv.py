@@ -22,7 +22,6 @@ from scorekeeper.engine import (
     SkunkRule,
     Stakes,
     Tally,
-    parse_money,
     validate_tally,
 )
 from scorekeeper.errors import ServiceError
@@ -44,7 +43,7 @@ from scorekeeper.league.transfer.plan import (
 )
 from scorekeeper.messages import problem_message
 from scorekeeper.models import Player
-from scorekeeper.values import read_whole_number
+from scorekeeper.values import read_amount, read_whole_number
 from scorekeeper.web.translation import gettext, ngettext
 
 #: The engine's tally fields, as the CSV names them.
@@ -355,11 +354,11 @@ def _boolean(text: str) -> bool | None:
 
 def _csv_stakes(values: dict[str, str], where: str, problems: Problems) -> Stakes | None:
     try:
-        small = parse_money(values.get("small", "") or "1")
-        big = parse_money(values["big"]) if values.get("big") else 3 * small
+        small = read_amount(values.get("small", "") or "1")
+        big = read_amount(values["big"]) if values.get("big") else 3 * small
         return Stakes(small=small, big=big)
     except ValueError as error:
-        problems.add(where, gettext("stakes: %(error)s.", error=error))
+        problems.add(where, gettext("stakes: %(error)s.", error=str(error).rstrip(".")))
         return None
 
 

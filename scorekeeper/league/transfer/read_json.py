@@ -14,7 +14,6 @@ from scorekeeper.engine import (
     SkunkRule,
     Stakes,
     format_money,
-    parse_money,
     settle,
     validate_tally,
 )
@@ -31,6 +30,7 @@ from scorekeeper.league.transfer.plan import (
     unreasonable_moment,
 )
 from scorekeeper.models import Player
+from scorekeeper.values import read_json_amount, read_json_whole_number
 from scorekeeper.web.translation import gettext
 
 
@@ -86,20 +86,20 @@ def _list(data: dict[str, Any], key: str, problems: Problems) -> list[Any]:
 def _json_game(data: Any, where: str, problems: Problems) -> PlannedGame | None:
     before = len(problems.found)
     try:
-        where = f"{where} (id {int(data['id'])})" if "id" in data else where
+        where = f"{where} (id {read_json_whole_number(data['id'])})" if "id" in data else where
         players = (str(data["players"][0]), str(data["players"][1]))
         rules = Rules(
-            target=int(data["rules"]["target"]),
+            target=read_json_whole_number(data["rules"]["target"]),
             progressive=bool(data["rules"]["progressive"]),
             natural_needed=bool(data["rules"]["natural_needed"]),
             skunk=SkunkRule(data["rules"]["skunk"]),
             difference=DifferenceRule(data["rules"]["difference"]),
         )
         stakes = Stakes(
-            small=parse_money(str(data["stakes"]["small"])),
-            big=parse_money(str(data["stakes"]["big"])),
+            small=read_json_amount(data["stakes"]["small"]),
+            big=read_json_amount(data["stakes"]["big"]),
         )
-        dealer = Seat(int(data["first_dealer"]))
+        dealer = Seat(read_json_whole_number(data["first_dealer"]))
         created_at = datetime.fromisoformat(data["created_at"])
         finished_at = _optional_moment(data.get("finished_at"))
         paid_at = _optional_moment(data.get("paid_at"))

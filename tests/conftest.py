@@ -19,14 +19,13 @@ from flask import Flask
 from flask.testing import FlaskClient
 from jinja2 import BytecodeCache
 from jinja2.bccache import Bucket
-from sqlalchemy import create_engine, text
-from sqlalchemy.engine import make_url
+from sqlalchemy import text
 
 from scorekeeper import assets, create_app
-from scorekeeper.database import database_url
 from scorekeeper.engine import Seat, Tally
 from scorekeeper.forms import confirmation
 from scorekeeper.models import db
+from tests.databases import server_database
 
 IN_CI = os.environ.get("CI") == "true"
 TEST_CONFIG = {
@@ -36,6 +35,15 @@ TEST_CONFIG = {
     "PASSWORD_HASH_METHOD": "pbkdf2:sha256:1000",  # scrypt is slow on purpose
 }
 ADMIN = ("admin", "admin-password")
+#: What the tests' PostgreSQL databases are called: ``scorekeeper_test_<random>``.
+TEST_DATABASES = "scorekeeper_test"
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """A browser test is a slow test too, so ``pytest -m "not slow"`` starts no Chromium."""
+    for item in items:
+        if item.get_closest_marker("browser"):
+            item.add_marker(pytest.mark.slow)
 
 
 class _TemplatesCompiledOnce(BytecodeCache):
@@ -98,21 +106,6 @@ def _seed(app: Flask) -> None:
         db.engine.dispose()
 
 
-def server_database(url: str) -> Iterator[str]:
-    """A new, empty database on the server of ``url``, dropped afterwards."""
-    server = make_url(database_url(url))
-    name = f"scorekeeper_test_{uuid.uuid4().hex[:10]}"
-    admin = create_engine(server, isolation_level="AUTOCOMMIT")
-    with admin.connect() as connection:
-        connection.execute(text(f'CREATE DATABASE "{name}"'))
-    try:
-        yield server.set(database=name).render_as_string(hide_password=False)
-    finally:
-        with admin.connect() as connection:
-            connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
-
-
 def run_together(work: Any, count: int, seconds: float = 60) -> list[Any]:
     """Start ``count`` threads at the same moment; what ``work(index)`` returned in each.
     A thread still running after ``seconds`` is left behind (its result stays None)."""
@@ -141,11 +134,9 @@ def database_template(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]
     """A migrated database: a file to copy (SQLite) or a server database to empty."""
     server_url = os.environ.get("DATABASE_URL")
     if server_url:
-        database = server_database(server_url)
-        url = next(database)
-        _seed(create_app({**TEST_CONFIG, "SQLALCHEMY_DATABASE_URI": url}))
-        yield url
-        next(database, None)
+        with server_database(server_url, prefix=TEST_DATABASES) as url:
+            _seed(create_app({**TEST_CONFIG, "SQLALCHEMY_DATABASE_URI": url}))
+            yield url
         return
     path = tmp_path_factory.mktemp("template") / "scorekeeper.sqlite"
     _seed(create_app({**TEST_CONFIG, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}"}))

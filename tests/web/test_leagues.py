@@ -584,6 +584,7 @@ def league_of(app, games: int, start: int = 0) -> None:
     play(app, ("Ana", "Ben"), [(0, (300, 200), (0, 0))])
 
 
+@pytest.mark.slow
 def test_league_pages_issue_the_same_number_of_queries_whatever_the_size(app, auth, table):
     viewer = auth.member("viewer")
     league_of(app, 5)
@@ -759,6 +760,7 @@ def hostile_value():
     return st.one_of(st.sampled_from(HOSTILE), st.text(max_size=40), st.integers().map(str))
 
 
+@pytest.mark.slow
 @settings(
     max_examples=60,
     deadline=None,

@@ -674,6 +674,7 @@ def test_the_csv_export_imports_back_into_another_league(public, app, table, cli
         ]
 
 
+@pytest.mark.slow
 def test_upgrading_an_install_with_played_games_derives_their_history(app, history):
     """Migration 0003 fills the derived tables from the games an older install played."""
     import flask_migrate

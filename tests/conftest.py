@@ -250,6 +250,19 @@ def auth(app: Flask) -> Auth:
     return Auth(app)
 
 
+#: The new-game form filled in: Ana and Ben, Standard to 1,200, $1–$3, Ana deals first.
+NEW_GAME_FORM = {
+    "player0": "Ana",
+    "player1": "Ben",
+    "preset": "standard",
+    "target": "1200",
+    "skunk": "multiply",
+    "difference": "round",
+    "small": "1",
+    "first_dealer": "0",
+}
+
+
 def confirmed(out: int, scores: tuple[int, int], stars: tuple[int, int] = (0, 0)) -> str:
     """The value "Yes, save it as typed" sends for these numbers."""
     return confirmation(Tally(Seat(out), scores, stars))
@@ -275,17 +288,12 @@ class Table:
         close to another's (random names in a long test) is not asked about.
         """
         data = {
+            **NEW_GAME_FORM,
             "player0": player0,
             "player1": player1,
             "new_player0": player0,
             "new_player1": player1,
-            "preset": "standard",
-            "target": "1200",
-            "skunk": "multiply",
-            "difference": "round",
-            "small": "1",
             "big": "",
-            "first_dealer": "0",
             "submit": "1",
             **fields,
         }

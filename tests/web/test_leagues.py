@@ -727,6 +727,7 @@ def select_count(column):
     return db.select(db.func.count(column))
 
 
+@pytest.mark.slow  # every route, every role
 @pytest.mark.parametrize(("method", "path", "needed"), LEAGUE_ROUTES)
 def test_league_route_checks_the_role(app, guarded, method, path, needed):
     public, ids, data, clients = guarded

@@ -111,6 +111,7 @@ def versions(app, ids):
         return [db.session.get(Game, ids[key]).version for key in ("game", "done")]
 
 
+@pytest.mark.slow  # every route, every role
 @pytest.mark.parametrize(("method", "path", "needed"), ROUTES)
 def test_route_checks_the_role_in_the_league_that_owns_it(app, league, method, path, needed):
     kind, ids, clients = league

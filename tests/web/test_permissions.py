@@ -5,6 +5,7 @@ import pytest
 from scorekeeper import accounts, services
 from scorekeeper.engine import Rules, Seat, Stakes, validate_tally
 from scorekeeper.models import Game, Role, db
+from tests.conftest import NEW_GAME_FORM
 
 READ, SCOREKEEPER, ADMIN, SITE_ADMIN = None, Role.SCOREKEEPER, Role.ADMIN, "site"
 
@@ -37,14 +38,9 @@ DATA = {
     "score1": "50",
     "stars0": "0",
     "stars1": "0",
+    **NEW_GAME_FORM,
     "player0": "Xavi",
     "player1": "Yara",
-    "preset": "standard",
-    "target": "1200",
-    "skunk": "multiply",
-    "difference": "round",
-    "small": "1",
-    "first_dealer": "0",
     "submit": "1",
     "name": "Zoe",
     "username": "zed",

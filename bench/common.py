@@ -1,22 +1,20 @@
-"""What the benchmarks share: building the app on a database, throwaway PostgreSQL
-databases, counting SQL statements, and percentiles."""
+"""What the benchmarks share: building the app on a database, counting SQL statements,
+and percentiles. Throwaway PostgreSQL databases come from ``tests/databases.py``, which the
+tests use too."""
 
 import math
 import socket
 import subprocess
 import time
-import uuid
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from flask import Flask
-from sqlalchemy import create_engine, event, text
-from sqlalchemy.engine import make_url
+from sqlalchemy import event
 
 from scorekeeper import create_app
-from scorekeeper.database import database_url
 from scorekeeper.models import db
 
 #: The PostgreSQL server the benchmarks make their databases on (trust auth on loopback).
@@ -41,22 +39,6 @@ def dispose(app: Flask) -> None:
     with app.app_context():
         db.session.remove()
         db.engine.dispose()
-
-
-@contextmanager
-def server_database(server: str = DEFAULT_POSTGRES, prefix: str = "mille_bench") -> Iterator[str]:
-    """A new, empty database on the PostgreSQL server of ``server``, dropped afterwards."""
-    base = make_url(database_url(server))
-    name = f"{prefix}_{uuid.uuid4().hex[:8]}"
-    admin = create_engine(base.set(database="postgres"), isolation_level="AUTOCOMMIT")
-    with admin.connect() as connection:
-        connection.execute(text(f'CREATE DATABASE "{name}"'))
-    try:
-        yield base.set(database=name).render_as_string(hide_password=False)
-    finally:
-        with admin.connect() as connection:
-            connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
 
 
 class StatementCounter:

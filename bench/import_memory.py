@@ -16,9 +16,10 @@ import time
 from datetime import date, timedelta
 from pathlib import Path
 
-from bench.common import ADMIN, PASSWORD, dispose, make_app, server_database
+from bench.common import ADMIN, PASSWORD, dispose, make_app
 from scorekeeper.accounts import users as user_service
 from scorekeeper.models import db
+from tests.databases import server_database
 
 HEADER = "game,date,player_a,player_b,out,score_a,score_b,stars_a,stars_b,paid\n"
 #: (who went out, scores, stars) per deal: RULES.md §5.
@@ -100,7 +101,7 @@ def main(argv: list[str] | None = None) -> None:
         if args.db == "sqlite":
             run(f"sqlite:///{folder}/bench.sqlite", args.mb, Path(folder))
         else:
-            with server_database(args.db) as url:
+            with server_database(args.db, prefix="mille_bench") as url:
                 run(url, args.mb, Path(folder))
 
 

@@ -44,6 +44,7 @@ from sqlalchemy.engine import make_url
 from scorekeeper.engine import Tally
 from scorekeeper.models import Deal, League, db
 from scorekeeper.table.forms import confirmation
+from tests.databases import server_database
 
 from . import latency
 from .common import (
@@ -56,7 +57,6 @@ from .common import (
     free_port,
     make_app,
     percentile,
-    server_database,
     serving,
 )
 from .generate import NAMES, deal, generate_into

@@ -35,6 +35,7 @@ from werkzeug.test import TestResponse
 from scorekeeper.engine import Rules, Seat, Stakes, Tally
 from scorekeeper.models import Deal, Game, GameResult, League, PairRecord, Player, db
 from scorekeeper.table import service as game_service
+from tests.databases import server_database
 
 from .common import (
     DEFAULT_POSTGRES,
@@ -45,7 +46,6 @@ from .common import (
     dispose,
     make_app,
     percentile,
-    server_database,
 )
 from .generate import Generated, generate_into
 
@@ -407,7 +407,7 @@ def sqlite_league(games: int, players: int, seed: int, cache: Path | None) -> It
 @contextmanager
 def postgres_league(server: str, games: int, players: int, seed: int) -> Iterator[str]:
     """A fresh PostgreSQL database with a generated league, dropped afterwards."""
-    with server_database(server) as url:
+    with server_database(server, prefix="mille_bench") as url:
         _generate(url, games, players, seed)
         yield url
 

@@ -17,19 +17,21 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from jinja2 import BytecodeCache
+from jinja2.bccache import Bucket
 from jsonschema import Draft202012Validator
-from sqlalchemy import create_engine, select, text
-from sqlalchemy.engine import make_url
+from sqlalchemy import select, text
 
 from scorekeeper import create_app
 from scorekeeper.accounts import tokens as token_service
 from scorekeeper.accounts import users as user_service
 from scorekeeper.api.openapi import spec
-from scorekeeper.database import database_url
 from scorekeeper.engine import Seat, Tally
 from scorekeeper.league import service as league_service
 from scorekeeper.models import Role, db
 from scorekeeper.table.forms import confirmation
+from scorekeeper.web import assets
+from tests.databases import server_database
 
 IN_CI = os.environ.get("CI") == "true"
 TEST_CONFIG = {
@@ -39,6 +41,65 @@ TEST_CONFIG = {
     "PASSWORD_HASH_METHOD": "pbkdf2:sha256:1000",  # scrypt is slow on purpose
 }
 ADMIN = ("admin", "admin-password")
+#: What the tests' PostgreSQL databases are called: ``scorekeeper_test_<random>``.
+TEST_DATABASES = "scorekeeper_test"
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """A browser test is a slow test too, so ``pytest -m "not slow"`` starts no Chromium."""
+    for item in items:
+        if item.get_closest_marker("browser"):
+            item.add_marker(pytest.mark.slow)
+
+
+class _TemplatesCompiledOnce(BytecodeCache):
+    """Jinja's compiled templates kept for the whole run, shared by every test's app.
+
+    Each test builds an app of its own, and each app compiled every template it rendered
+    again: a third of the fast suite's time. Every app sets its Jinja environment up the
+    same way, and Jinja checks each template's source against its checksum, so a template
+    changed during the run is compiled again.
+    """
+
+    def __init__(self) -> None:
+        self.compiled: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket: Bucket) -> None:
+        if (code := self.compiled.get(bucket.key)) is not None:
+            bucket.bytecode_from_string(code)
+
+    def dump_bytecode(self, bucket: Bucket) -> None:
+        self.compiled[bucket.key] = bucket.bytecode_to_string()
+
+
+TEMPLATES = _TemplatesCompiledOnce()
+
+
+def share_compiled_templates(app: Flask) -> Flask:
+    """``app``, its templates compiled once for the whole run (:class:`_TemplatesCompiledOnce`)."""
+    app.jinja_env.bytecode_cache = TEMPLATES
+    return app
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _static_files_read_once() -> Iterator[None]:
+    """Every app of the run reads and compresses ``static/`` once, not once per test.
+
+    The app does it at start (``scorekeeper.web.assets``), which is right for a server and was
+    a sixth of the fast suite's time. Read again whenever a file under the folder changes.
+    """
+    read = assets.load
+    loaded: dict[tuple[Any, ...], dict[str, assets.Asset]] = {}
+
+    def load(folder: Path) -> dict[str, assets.Asset]:
+        files = tuple((path, path.stat().st_mtime_ns) for path in sorted(folder.rglob("*")))
+        if (folder, files) not in loaded:
+            loaded[folder, files] = read(folder)
+        return loaded[folder, files]
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(assets, "load", load)
+        yield
 
 
 def _seed(app: Flask) -> None:
@@ -48,21 +109,6 @@ def _seed(app: Flask) -> None:
         user_service.create_first_admin(*ADMIN)
         db.session.remove()
         db.engine.dispose()
-
-
-def server_database(url: str) -> Iterator[str]:
-    """A new, empty database on the server of ``url``, dropped afterwards."""
-    server = make_url(database_url(url))
-    name = f"scorekeeper_test_{uuid.uuid4().hex[:10]}"
-    admin = create_engine(server, isolation_level="AUTOCOMMIT")
-    with admin.connect() as connection:
-        connection.execute(text(f'CREATE DATABASE "{name}"'))
-    try:
-        yield server.set(database=name).render_as_string(hide_password=False)
-    finally:
-        with admin.connect() as connection:
-            connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
 
 
 def run_together(work: Any, count: int, seconds: float = 60) -> list[Any]:
@@ -93,11 +139,9 @@ def database_template(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]
     """A migrated database: a file to copy (SQLite) or a server database to empty."""
     server_url = os.environ.get("DATABASE_URL")
     if server_url:
-        database = server_database(server_url)
-        url = next(database)
-        _seed(create_app({**TEST_CONFIG, "SQLALCHEMY_DATABASE_URI": url}))
-        yield url
-        next(database, None)
+        with server_database(server_url, prefix=TEST_DATABASES) as url:
+            _seed(create_app({**TEST_CONFIG, "SQLALCHEMY_DATABASE_URI": url}))
+            yield url
         return
     path = tmp_path_factory.mktemp("template") / "scorekeeper.sqlite"
     _seed(create_app({**TEST_CONFIG, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}"}))
@@ -139,7 +183,7 @@ def make_app(database_url_for_test: str) -> Iterator[Any]:
             }
         )
         apps.append(app)
-        return app
+        return share_compiled_templates(app)
 
     yield make
     for app in apps:
@@ -211,6 +255,19 @@ def auth(app: Flask) -> Auth:
     return Auth(app)
 
 
+#: The new-game form filled in: Ana and Ben, Standard to 1,200, $1–$3, Ana deals first.
+NEW_GAME_FORM = {
+    "player0": "Ana",
+    "player1": "Ben",
+    "preset": "standard",
+    "target": "1200",
+    "skunk": "multiply",
+    "difference": "round",
+    "small": "1",
+    "first_dealer": "0",
+}
+
+
 def confirmed(out: int, scores: tuple[int, int], stars: tuple[int, int] = (0, 0)) -> str:
     """The value "Yes, save it as typed" sends for these numbers."""
     return confirmation(Tally(Seat(out), scores, stars))
@@ -236,17 +293,12 @@ class Table:
         close to another's (random names in a long test) is not asked about.
         """
         data = {
+            **NEW_GAME_FORM,
             "player0": player0,
             "player1": player1,
             "new_player0": player0,
             "new_player1": player1,
-            "preset": "standard",
-            "target": "1200",
-            "skunk": "multiply",
-            "difference": "round",
-            "small": "1",
             "big": "",
-            "first_dealer": "0",
             "submit": "1",
             **fields,
         }
@@ -291,6 +343,7 @@ class Table:
 def sqlite_app(tmp_path: Path) -> Iterator[Flask]:
     """An app on an SQLite file of its own, migrated on start, whatever DATABASE_URL says."""
     app = create_app({**TEST_CONFIG, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path}/own.db"})
+    share_compiled_templates(app)
     _seed(app)
     yield app
     with app.app_context():

@@ -221,6 +221,7 @@ def test_a_deal_form_token_over_100_characters_is_refused_clearly(app, table):
 # Names stored before this rule -----------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_the_migration_reads_stored_names_again_and_numbers_look_alikes(tmp_path):
     app = create_app(
         {

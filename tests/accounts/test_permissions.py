@@ -7,6 +7,7 @@ from scorekeeper.engine import Rules, Seat, Stakes, validate_tally
 from scorekeeper.league import service as league_service
 from scorekeeper.models import Game, Role, db
 from scorekeeper.table import service as game_service
+from tests.conftest import NEW_GAME_FORM
 
 READ, SCOREKEEPER, ADMIN, SITE_ADMIN = None, Role.SCOREKEEPER, Role.ADMIN, "site"
 
@@ -39,14 +40,9 @@ DATA = {
     "score1": "50",
     "stars0": "0",
     "stars1": "0",
+    **NEW_GAME_FORM,
     "player0": "Xavi",
     "player1": "Yara",
-    "preset": "standard",
-    "target": "1200",
-    "skunk": "multiply",
-    "difference": "round",
-    "small": "1",
-    "first_dealer": "0",
     "submit": "1",
     "name": "Zoe",
     "username": "zed",
@@ -115,6 +111,7 @@ def versions(app, ids):
         return [db.session.get(Game, ids[key]).version for key in ("game", "done")]
 
 
+@pytest.mark.slow  # every route, every role
 @pytest.mark.parametrize(("method", "path", "needed"), ROUTES)
 def test_route_checks_the_role_in_the_league_that_owns_it(app, league, method, path, needed):
     kind, ids, clients = league

@@ -185,6 +185,7 @@ def test_one_address_guessing_many_names_is_stopped_at_its_looser_limit(app):
     assert _sign_in_from(app, "10.0.0.10").status_code == 302
 
 
+@pytest.mark.slow
 def test_concurrent_guesses_are_all_counted(app, monkeypatch):
     """40 guesses at once for one name: only the allowed few reach the password check."""
     checked = []

@@ -308,18 +308,21 @@ def assert_answered(response):
             assert all(isinstance(message, str) for message in messages)
 
 
+@pytest.mark.slow
 @NO_FIXTURE_RESET
 @given(data=JSON_VALUES)
 def test_any_json_gets_an_answer_never_a_500(client, data):
     assert_answered(client.post("/api/v1/count", json=data))
 
 
+@pytest.mark.slow
 @NO_FIXTURE_RESET
 @given(data=NEARLY_RIGHT)
 def test_nearly_right_counts_get_an_answer_never_a_500(client, data):
     assert_answered(client.post("/api/v1/count", json=data))
 
 
+@pytest.mark.slow
 @NO_FIXTURE_RESET
 @given(raw=st.binary(max_size=60) | st.text(max_size=60).map(str.encode))
 def test_any_bytes_get_an_answer_never_a_500(client, raw):

@@ -17,6 +17,8 @@ from schemathesis.specs.openapi.checks import positive_data_acceptance
 
 from scorekeeper.api.openapi import spec
 
+pytestmark = pytest.mark.slow  # Schemathesis generates hundreds of requests
+
 schema = schemathesis.openapi.from_dict(spec())
 # The token is the test's to send (below), not a parameter to generate or leave out.
 schema.config.generation.update(with_security_parameters=False)

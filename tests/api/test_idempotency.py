@@ -7,14 +7,9 @@ from scorekeeper.accounts import tokens as token_service
 from scorekeeper.api import idempotency
 from scorekeeper.league import service as league_service
 from scorekeeper.models import Deal, Game, IdempotencyKey, db
-from tests.conftest import run_together as together
+from tests.conftest import run_together
 
 THREADS = 6
-
-
-def run_together(work, count=THREADS):
-    """:func:`tests.conftest.run_together` with this file's number of threads."""
-    return together(work, count)
 
 
 def deals_of(app, game_id):
@@ -156,6 +151,7 @@ def test_a_retried_payment_is_marked_once(app, api, game):
     assert [event["action"] for event in history].count("payment_marked") == 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("with_version", [False, True])
 def test_the_same_deal_sent_at_once_from_many_threads_is_recorded_once(
     app, api, game, with_version
@@ -165,7 +161,7 @@ def test_the_same_deal_sent_at_once_from_many_threads_is_recorded_once(
     clients = [app.test_client() for _ in range(THREADS)]
     headers = {"Idempotency-Key": "at-once", "Authorization": f"Bearer {api.token}"}
 
-    responses = run_together(lambda i: clients[i].post(path, json=body, headers=headers))
+    responses = run_together(lambda i: clients[i].post(path, json=body, headers=headers), THREADS)
 
     assert [r.status_code for r in responses] == [201] * THREADS
     assert sum("Idempotent-Replayed" not in r.headers for r in responses) == 1
@@ -173,13 +169,16 @@ def test_the_same_deal_sent_at_once_from_many_threads_is_recorded_once(
     assert deals_of(app, game["id"]) == 1
 
 
+@pytest.mark.slow
 def test_the_same_new_game_sent_at_once_is_started_once(app, api):
     api.add_players("Ana", "Ben")
     clients = [app.test_client() for _ in range(THREADS)]
     headers = {"Idempotency-Key": "one-game", "Authorization": f"Bearer {api.token}"}
     body = {"league": "our-table", "players": ["Ana", "Ben"]}
 
-    responses = run_together(lambda i: clients[i].post("/api/v1/games", json=body, headers=headers))
+    responses = run_together(
+        lambda i: clients[i].post("/api/v1/games", json=body, headers=headers), THREADS
+    )
 
     assert [r.status_code for r in responses] == [201] * THREADS
     assert len({r.get_json()["id"] for r in responses}) == 1

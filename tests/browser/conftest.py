@@ -89,7 +89,18 @@ class Screen:
     def __init__(self, page: Any, base: str, name: str) -> None:
         self.page, self.base, self.name = page, base, name
         self.taps = 0  # clicks and typed fields, as a person would count them
+        self.errors: list[str] = []  # the page's script errors and console errors, in order
         self.expected_errors: list[str] = []  # console errors a test provokes on purpose
+        page.on("pageerror", lambda error: self.errors.append(str(error)))
+        page.on(
+            "console",
+            lambda message: self.errors.append(message.text) if message.type == "error" else None,
+        )
+
+    def unexpected_errors(self) -> list[str]:
+        """The errors the page showed (see :attr:`errors`) that the test did not provoke on
+        purpose: none of :attr:`expected_errors` is part of them."""
+        return [e for e in self.errors if not any(x in e for x in self.expected_errors)]
 
     def go(self, path: str) -> None:
         self.page.goto(self.base + path)
@@ -195,15 +206,8 @@ def screen(request: pytest.FixtureRequest, browser: Any, live_server: str) -> It
         if request.node.get_closest_marker("without_service_worker")
         else "allow",
     )
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.on(
-        "console",
-        lambda message: errors.append(message.text) if message.type == "error" else None,
-    )
-    screen = Screen(page, live_server, request.param)
+    screen = Screen(context.new_page(), live_server, request.param)
     yield screen
     context.close()
-    unexpected = [e for e in errors if not any(x in e for x in screen.expected_errors)]
+    unexpected = screen.unexpected_errors()
     assert unexpected == [], unexpected  # no script error and no CSP violation on any page

@@ -21,16 +21,10 @@ SKUNK_CARD = [(0, (300, -100), (1, 0)), (0, (400, -50), (0, 0)), (0, (600, 150),
 def phone(request: pytest.FixtureRequest, browser: Any, live_server: str) -> Iterator[Screen]:
     """A phone-sized tab; a script error or a CSP violation on any page fails the test."""
     context = browser.new_context(viewport=PHONES[request.param], is_mobile=True, has_touch=True)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.on(
-        "console", lambda message: errors.append(message.text) if message.type == "error" else None
-    )
-    screen = Screen(page, live_server, request.param)
+    screen = Screen(context.new_page(), live_server, request.param)
     yield screen
     context.close()
-    assert errors == []
+    assert screen.errors == []
 
 
 def on_screen_width(screen: Screen, selector: str) -> None:

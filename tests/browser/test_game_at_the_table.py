@@ -42,13 +42,7 @@ UNCOVERED = """(selector) => {
 
 def new_phone(browser: Any, base: str, size: str) -> tuple[Any, Screen]:
     context = browser.new_context(viewport=PHONES[size], is_mobile=True, has_touch=True)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    screen = Screen(page, base, size)
-    screen.errors = errors  # type: ignore[attr-defined]
-    return context, screen
+    return context, Screen(context.new_page(), base, size)
 
 
 @pytest.fixture(params=list(PHONES))
@@ -56,7 +50,7 @@ def phone(request: pytest.FixtureRequest, browser: Any, live_server: str) -> Ite
     context, screen = new_phone(browser, live_server, request.param)
     yield screen
     context.close()
-    unexpected = [e for e in screen.errors if not any(x in e for x in screen.expected_errors)]
+    unexpected = screen.unexpected_errors()
     assert unexpected == [], unexpected
 
 
@@ -158,9 +152,7 @@ def test_two_phones_one_deal_is_never_counted_twice(browser, live_server, wikipe
         for context in contexts:
             context.close()
         for screen in (a, b):
-            unexpected = [
-                e for e in screen.errors if not any(x in e for x in screen.expected_errors)
-            ]
+            unexpected = screen.unexpected_errors()
             assert unexpected == [], unexpected
 
 

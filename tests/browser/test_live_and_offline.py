@@ -21,26 +21,19 @@ LIVE = 3000
 @pytest.fixture
 def phones(browser: Any, live_server: str) -> Iterator[Callable[[str], Screen]]:
     """Phones at the table: each its own browser (cookies, storage), at 390×844."""
-    opened: list[tuple[Any, Screen, list[str]]] = []
+    opened: list[tuple[Any, Screen]] = []
 
     def phone(name: str) -> Screen:
         context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
-        page = context.new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        page.on(
-            "console",
-            lambda message: errors.append(message.text) if message.type == "error" else None,
-        )
-        screen = Screen(page, live_server, name)
+        screen = Screen(context.new_page(), live_server, name)
         screen.context = context  # type: ignore[attr-defined]
-        opened.append((context, screen, errors))
+        opened.append((context, screen))
         return screen
 
     yield phone
-    for context, screen, errors in opened:
+    for context, screen in opened:
         context.close()
-        unexpected = [e for e in errors if not any(x in e for x in screen.expected_errors)]
+        unexpected = screen.unexpected_errors()
         assert unexpected == [], (screen.name, unexpected)
 
 

@@ -4,6 +4,8 @@ import pytest
 
 from .conftest import ARTIFACTS, Screen
 
+pytestmark = pytest.mark.browser
+
 ZERO_WIDTH = "Ana\u200b"
 
 

@@ -413,6 +413,7 @@ def _count(deal: Deal) -> Count:
     return count_deal(deal.out, deal.cards, NAMES)
 
 
+@pytest.mark.slow
 @settings(deadline=None, max_examples=200)
 @given(deals())
 def test_the_computed_tally_always_passes_validate_tally(deal: Deal) -> None:
@@ -420,6 +421,7 @@ def test_the_computed_tally_always_passes_validate_tally(deal: Deal) -> None:
     assert validate_tally(tally.out, tally.scores, tally.stars) == tally
 
 
+@pytest.mark.slow
 @settings(deadline=None, max_examples=200)
 @given(deals())
 def test_each_score_is_the_sum_of_its_breakdown_less_the_hand(deal: Deal) -> None:
@@ -432,6 +434,7 @@ def test_each_score_is_the_sum_of_its_breakdown_less_the_hand(deal: Deal) -> Non
     assert count.hand_points[out] == 0
 
 
+@pytest.mark.slow
 @settings(deadline=None, max_examples=200)
 @given(deals())
 def test_stars_are_natural_sets_plus_a_natural_going_out(deal: Deal) -> None:
@@ -442,6 +445,7 @@ def test_stars_are_natural_sets_plus_a_natural_going_out(deal: Deal) -> None:
         assert count.tally.stars[seat] == natural_sets + going_out
 
 
+@pytest.mark.slow
 @settings(deadline=None, max_examples=200)
 @given(deals())
 def test_doubling_rules_never_lower_a_score(deal: Deal) -> None:
@@ -465,6 +469,7 @@ def _with_one_wild_two(card_set: CardSet) -> list[CardSet]:
     return variants
 
 
+@pytest.mark.slow
 @settings(deadline=None, max_examples=200)
 @given(deals(out_natural=True, spare_two=True))
 def test_replacing_a_wild_two_by_a_natural_card_never_lowers_the_score(deal: Deal) -> None:
@@ -492,6 +497,7 @@ _any_hand = st.builds(Hand, *([st.integers(-1, 12)] * 6))
 _any_player = st.builds(PlayerCards, st.lists(_any_set, max_size=4).map(tuple), _any_hand)
 
 
+@pytest.mark.slow
 @settings(deadline=None, max_examples=300)
 @given(st.sampled_from(Seat), _any_player, _any_player)
 def test_any_cards_either_count_to_a_valid_tally_or_are_refused_by_name(

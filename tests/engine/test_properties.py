@@ -10,6 +10,7 @@ import math
 from dataclasses import replace
 from fractions import Fraction
 
+import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
@@ -32,6 +33,8 @@ from scorekeeper.engine import (
     validate_tally,
 )
 from scorekeeper.engine.rules import MAX_STAKE
+
+pytestmark = pytest.mark.slow  # Hypothesis: a hundred games per property
 
 Game = tuple[Rules, Seat, list[Tally]]
 

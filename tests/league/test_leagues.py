@@ -589,6 +589,7 @@ def league_of(app, games: int, start: int = 0) -> None:
     play(app, ("Ana", "Ben"), [(0, (300, 200), (0, 0))])
 
 
+@pytest.mark.slow
 def test_league_pages_issue_the_same_number_of_queries_whatever_the_size(app, auth, table):
     viewer = auth.member("viewer")
     league_of(app, 5)
@@ -731,6 +732,7 @@ def select_count(column):
     return db.select(db.func.count(column))
 
 
+@pytest.mark.slow  # every route, every role
 @pytest.mark.parametrize(("method", "path", "needed"), LEAGUE_ROUTES)
 def test_league_route_checks_the_role(app, guarded, method, path, needed):
     public, ids, data, clients = guarded
@@ -764,6 +766,7 @@ def hostile_value():
     return st.one_of(st.sampled_from(HOSTILE), st.text(max_size=40), st.integers().map(str))
 
 
+@pytest.mark.slow
 @settings(
     max_examples=60,
     deadline=None,

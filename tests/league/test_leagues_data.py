@@ -668,6 +668,7 @@ def test_a_csv_of_paper_score_cards_imports_with_progress(public, app, table, cl
         assert str(game.finished_at) == "2024-05-01 00:00:00"
 
 
+@pytest.mark.slow
 def test_a_large_csv_import_reports_progress_as_it_saves(app, table):
     rows = ["game,date,player_a,player_b,out,score_a,score_b"] + [
         f"{n},2024-01-{n % 28 + 1:02d},Ana,Ben,{'ab'[n % 2]},1200,100" for n in range(600)
@@ -712,6 +713,7 @@ def test_the_csv_export_imports_back_into_another_league(public, app, table, cli
         ]
 
 
+@pytest.mark.slow
 def test_upgrading_an_install_with_played_games_derives_their_history(app, history):
     """Migration 0003 fills the derived tables from the games an older install played."""
     import flask_migrate

@@ -224,6 +224,7 @@ def members(app, auth, table):
     return viewer, table.client, scorekeeper
 
 
+@pytest.mark.slow
 def test_every_page_sends_its_pinned_number_of_statements_whatever_the_league_size(
     public, app, members
 ):

@@ -207,6 +207,7 @@ def import_peak(app, table, path) -> int:
     return peak
 
 
+@pytest.mark.slow
 def test_an_import_s_memory_does_not_grow_with_the_file(
     app, table, tmp_path, wikipedia_card, monkeypatch
 ):

@@ -7,6 +7,7 @@ from datetime import date
 from pathlib import Path
 
 import flask_migrate
+import pytest
 import sqlalchemy as sa
 from alembic.script import ScriptDirectory
 
@@ -83,6 +84,7 @@ def test_json_backup_and_restore_bring_everything_back(table, app, auth, wikiped
     assert table.start_game("Eve", "Fay") == max(game[0] for game in before["games"]) + 1
 
 
+@pytest.mark.slow
 def test_sqlite_online_backup_while_the_app_runs(
     sqlite_app, sqlite_table, wikipedia_card, tmp_path
 ):
@@ -159,6 +161,7 @@ def signed_in(app):
 alembic_version.primary_key = sa.PrimaryKeyConstraint(sa.column("version_num"))
 
 
+@pytest.mark.slow
 def test_a_json_backup_carries_every_row_of_every_table_between_databases(
     app, table, api, auth, wikipedia_card, sqlite_app, tmp_path
 ):
@@ -194,6 +197,7 @@ def at_revision(app, revision, action):
             flask_migrate.upgrade(directory=MIGRATIONS_DIR)
 
 
+@pytest.mark.slow
 def test_an_older_json_backup_is_restored_and_upgraded(
     app, table, api, auth, wikipedia_card, tmp_path
 ):
@@ -208,6 +212,7 @@ def test_an_older_json_backup_is_restored_and_upgraded(
     assert every_row(app) == before  # at the newest revision again, every row back
 
 
+@pytest.mark.slow
 def test_an_older_sqlite_copy_is_restored_and_upgraded(
     sqlite_app, sqlite_table, wikipedia_card, tmp_path
 ):
@@ -222,6 +227,7 @@ def test_an_older_sqlite_copy_is_restored_and_upgraded(
     assert before["alembic_version"] == [{"version_num": HEAD}]
 
 
+@pytest.mark.slow
 def test_a_restore_refuses_what_is_not_a_backup_of_ours(sqlite_app, tmp_path):
     before = every_row(sqlite_app)
     other = tmp_path / "other.sqlite"
@@ -247,6 +253,7 @@ def test_a_restore_refuses_what_is_not_a_backup_of_ours(sqlite_app, tmp_path):
     assert every_row(sqlite_app) == before
 
 
+@pytest.mark.slow
 def test_an_older_backup_the_database_refuses_leaves_everything_as_it_was(
     sqlite_app, sqlite_table, wikipedia_card, tmp_path
 ):

@@ -23,7 +23,10 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import create_engine, text
 
 from scorekeeper.database import MIGRATIONS_DIR, database_url
-from tests.conftest import server_database
+from tests.conftest import TEST_DATABASES
+from tests.databases import server_database
+
+pytestmark = pytest.mark.slow  # real server processes started and stopped
 
 ROOT = Path(__file__).resolve().parents[2]
 KINDS = ["sqlite", *(["postgresql"] if os.environ.get("DATABASE_URL") else [])]
@@ -38,7 +41,8 @@ def fresh_database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[s
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path / 'league.sqlite'}"
         return
-    yield from server_database(os.environ["DATABASE_URL"])
+    with server_database(os.environ["DATABASE_URL"], prefix=TEST_DATABASES) as url:
+        yield url
 
 
 def _free_port() -> int:

@@ -7,15 +7,14 @@ refused with "database is locked".
 
 import uuid
 
+import pytest
+
 from scorekeeper.models import Deal, Game, db
-from tests.conftest import run_together as together
+from tests.conftest import run_together
+
+pytestmark = pytest.mark.slow  # real threads waiting on each other's locks
 
 THREADS = 8
-
-
-def run_together(work, count=THREADS):
-    """:func:`tests.conftest.run_together` with this file's number of threads."""
-    return together(work, count)
 
 
 def phones(app, auth, count=THREADS):
@@ -42,7 +41,7 @@ def test_concurrent_scorekeepers_lose_nothing(table, app, auth):
             for _ in range(4)
         ]
 
-    statuses = [code for codes in run_together(work) for code in codes]
+    statuses = [code for codes in run_together(work, THREADS) for code in codes]
     assert statuses == [302] * THREADS * 4
     with app.app_context():
         numbers = db.session.scalars(
@@ -58,7 +57,7 @@ def test_the_same_submission_from_many_threads_is_recorded_once(table, app, auth
     clients = phones(app, auth)
     data = deal(token="one-token")
     statuses = run_together(
-        lambda i: clients[i].post(f"/games/{game_id}/deals", data=data).status_code
+        lambda i: clients[i].post(f"/games/{game_id}/deals", data=data).status_code, THREADS
     )
     assert statuses == [302] * THREADS
     with app.app_context():
@@ -69,7 +68,8 @@ def test_saves_from_the_same_stale_page_let_exactly_one_through(table, app, auth
     game_id = table.start_game()
     clients = phones(app, auth)
     statuses = run_together(
-        lambda i: clients[i].post(f"/games/{game_id}/deals", data=deal(version="1")).status_code
+        lambda i: clients[i].post(f"/games/{game_id}/deals", data=deal(version="1")).status_code,
+        THREADS,
     )
     assert sorted(statuses) == [302] + [409] * (THREADS - 1)
     with app.app_context():
@@ -88,7 +88,8 @@ def test_games_of_one_league_ending_together_all_end(table, app, auth):
             clients[i]
             .post(f"/games/{games[i]}/deals", data=deal(score0=150, score1=40))
             .status_code
-        )
+        ),
+        THREADS,
     )
     assert statuses == [302] * THREADS
     with app.app_context():

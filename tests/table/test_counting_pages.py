@@ -415,6 +415,7 @@ FUZZ = settings(
 )
 
 
+@pytest.mark.slow
 @FUZZ
 @given(data=st.data())
 def test_hostile_count_posts_never_fail_and_save_nothing(table, app, data):
@@ -428,6 +429,7 @@ def test_hostile_count_posts_never_fail_and_save_nothing(table, app, data):
         assert db.session.get(Game, game_id).deal_count == 0
 
 
+@pytest.mark.slow
 @FUZZ
 @given(cards=HOSTILE | st.builds(json.dumps, st.dictionaries(st.text(max_size=8), HOSTILE)))
 def test_hostile_cards_fields_never_fail_and_are_never_kept(table, app, cards):

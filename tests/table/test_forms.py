@@ -5,6 +5,7 @@ from werkzeug.datastructures import MultiDict
 
 from scorekeeper.models import Game, Player, db
 from scorekeeper.table.forms import DealForm, NewGameForm, PlayerForm
+from tests.conftest import NEW_GAME_FORM
 
 
 def deal_form(app, **fields):
@@ -158,17 +159,7 @@ def test_adding_a_player_twice_ignoring_case_is_refused(table, app):
 
 
 def new_game_form(app, **fields):
-    data = {
-        "player0": "Ana",
-        "player1": "Ben",
-        "preset": "standard",
-        "target": "1200",
-        "skunk": "multiply",
-        "difference": "round",
-        "small": "1",
-        "first_dealer": "0",
-        **fields,
-    }
+    data = {**NEW_GAME_FORM, **fields}
     with app.test_request_context(method="POST"):
         form = NewGameForm(formdata=MultiDict(data))
         return form, form.validate()

@@ -2,10 +2,13 @@
 
 import uuid
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scorekeeper.models import Game, LoginThrottle, db
+
+pytestmark = pytest.mark.slow  # Hypothesis posts hundreds of forms
 
 HOSTILE = [
     "",

@@ -355,6 +355,7 @@ def test_counting_cards_in_french(french) -> None:
     assert f"8 dix, combinaison naturelle, fermeture au naturel{NBSP}: 8 × 10 × 4 = 320" in text
 
 
+@pytest.mark.slow  # every page, in French
 @pytest.mark.parametrize(
     "path",
     [

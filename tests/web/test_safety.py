@@ -7,6 +7,7 @@ import pytest
 from sqlalchemy import func, select
 
 from scorekeeper.models import Game, Player, Season, db
+from tests.conftest import NEW_GAME_FORM
 
 
 def test_forms_without_a_csrf_token_are_refused(make_app):
@@ -143,16 +144,7 @@ def test_a_nul_character_is_a_400_that_changes_nothing(auth, client, path, data)
         ("/leagues/our-table/players", {"name": "A\x1bb"}, "name"),
         (
             "/leagues/our-table/games/new",
-            {
-                "player0": "Ana",
-                "player1": "B\x07en",
-                "preset": "standard",
-                "target": "1200",
-                "skunk": "multiply",
-                "difference": "round",
-                "small": "1",
-                "first_dealer": "0",
-            },
+            {**NEW_GAME_FORM, "player1": "B\x07en"},
             "player1",
         ),
         (

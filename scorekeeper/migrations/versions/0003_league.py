@@ -290,10 +290,31 @@ _player_record = sa.table(
 )
 
 
+# The league rating of scorekeeper.engine.rating, frozen at this revision: Elo from 1500,
+# K = 40 for a player's first 10 games and 20 after, whole points rounded after every game.
+START = 1500
+K_NEW = 40
+K_ESTABLISHED = 20
+NEW_PLAYER_GAMES = 10
+SCALE = 400
+
+
+def _new_ratings(winner, loser):
+    """The winner's and the loser's ratings after a game; each is (rating, games before)."""
+    (winner_rating, winner_games), (loser_rating, loser_games) = winner, loser
+    surprise = 1 - 1 / (1 + 10 ** ((loser_rating - winner_rating) / SCALE))
+
+    def k_factor(games):
+        return K_NEW if games < NEW_PLAYER_GAMES else K_ESTABLISHED
+
+    return (
+        winner_rating + round(k_factor(winner_games) * surprise),
+        loser_rating - round(k_factor(loser_games) * surprise),
+    )
+
+
 def _derive_played_games():
     """What scorekeeper.league_stats.rebuild_league does, frozen at this revision."""
-    from scorekeeper.engine.rating import START, Rated, new_ratings
-
     bind = op.get_bind()
     games = bind.execute(
         sa.select(_game)
@@ -309,7 +330,7 @@ def _derive_played_games():
         skunk = 2 * totals[1 - winner] < g.target
         seats = (winner, 1 - winner)
         before = [running.get(players[seat], (0, START, 0)) for seat in seats]
-        ratings = new_ratings(Rated(before[0][1], before[0][0]), Rated(before[1][1], before[1][0]))
+        ratings = _new_ratings((before[0][1], before[0][0]), (before[1][1], before[1][0]))
         for seat, was, rating in zip(seats, before, ratings):
             won = seat == winner
             net = g.amount_due if won else -g.amount_due

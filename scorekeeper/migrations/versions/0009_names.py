@@ -16,10 +16,10 @@ Revision ID: 0009_names
 Revises: 0008_played_order
 """
 
+import unicodedata
+
 import sqlalchemy as sa
 from alembic import op
-
-from scorekeeper.names import key, printable, squeeze
 
 revision = "0009_names"
 down_revision = "0008_played_order"
@@ -28,6 +28,36 @@ depends_on = None
 
 NAME_LENGTH = 40
 KEYS = {"player": "name_key", "user": "username_key"}
+
+# The name rule of scorekeeper.names, frozen at this revision: this migration must read
+# the names of its day the same way whatever the app's rule becomes.
+_CONTROL_CATEGORIES = frozenset({"Cc", "Cs"})
+_INVISIBLE_CATEGORIES = frozenset({"Cf", "Zl", "Zp"})
+_BLANKS = frozenset("\u034f\u115f\u1160\u3164\uffa0\u2800")
+_VARIATION_SELECTORS = frozenset(
+    [chr(c) for c in range(0xFE00, 0xFE10)]
+    + [chr(c) for c in range(0x180B, 0x1810)]
+    + [chr(c) for c in range(0xE0100, 0xE01F0)]
+)
+
+
+def squeeze(name):
+    """A name as it is kept: NFKC, trimmed, with runs of spaces inside it made one."""
+    return " ".join(unicodedata.normalize("NFKC", name).split())
+
+
+def printable(text):
+    """Whether a name can be stored, compared and shown: no control, nothing invisible."""
+    categories = {unicodedata.category(char) for char in text}
+    if categories & _CONTROL_CATEGORIES or categories & _INVISIBLE_CATEGORIES:
+        return False
+    return _BLANKS.isdisjoint(text)
+
+
+def key(name):
+    """The name folded for comparison (NFKC_Casefold, without variation selectors)."""
+    folded = unicodedata.normalize("NFKC", squeeze(name).casefold())
+    return "".join(char for char in folded if char not in _VARIATION_SELECTORS)
 
 
 def upgrade():

@@ -25,7 +25,6 @@ from typing import Any
 from flask import Flask
 from sqlalchemy import insert, text
 
-from scorekeeper import audit
 from scorekeeper.accounts import users as user_service
 from scorekeeper.database import writing
 from scorekeeper.engine import (
@@ -54,6 +53,7 @@ from scorekeeper.models import (
     SubmissionToken,
     db,
 )
+from scorekeeper.table import audit
 from scorekeeper.table import service as game_service
 from scorekeeper.table.forms import rules_data
 

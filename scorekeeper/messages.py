@@ -14,10 +14,10 @@ from typing import Any, Final
 from flask import Flask
 from flask_babel.speaklater import LazyString
 
-from scorekeeper.audit import unread_text
 from scorekeeper.engine import Preset, Rank, SetCount, TallyProblem
 from scorekeeper.engine.counting import Limit, Place
 from scorekeeper.models import FINISHED, IN_PROGRESS, AuditAction, AuditEvent, Game, Role
+from scorekeeper.table.audit import unread_text
 from scorekeeper.table.counted_cards import HAND_LABELS, card_value
 from scorekeeper.web.formatting import money, number
 from scorekeeper.web.languages import in_english

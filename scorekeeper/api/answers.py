@@ -15,10 +15,11 @@ from flask import jsonify
 from pydantic import BaseModel, ConfigDict, Field, PlainSerializer, WithJsonSchema
 from werkzeug.wrappers import Response
 
-from scorekeeper import audit, engine, models
+from scorekeeper import engine, models
 from scorekeeper.engine import DifferenceRule, LineKind, Preset, Seat, SkunkRule, format_money
 from scorekeeper.league.queries import PAGE_SIZE
-from scorekeeper.league.queries import Standing as StandingRow
+from scorekeeper.league.standings import Standing as StandingRow
+from scorekeeper.table import audit
 from scorekeeper.table import service as game_service
 
 from .reading import Pair, omitted

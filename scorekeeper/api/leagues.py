@@ -18,6 +18,7 @@ from scorekeeper.errors import ServiceError
 from scorekeeper.league import players as player_service
 from scorekeeper.league import queries
 from scorekeeper.league import service as league_service
+from scorekeeper.league import standings as standing_queries
 from scorekeeper.league.service import MAX_SLUG
 from scorekeeper.models import Game, League, Player, Role, User, db
 from scorekeeper.names import printable, squeeze
@@ -149,7 +150,9 @@ def add_player(slug: str) -> Response:
 def standings(slug: str) -> Response:
     """Every player with a finished game, best first: most wins, then best net money."""
     found = readable_league(slug)
-    return answers.sent_list([answers.Standing.of(row) for row in queries.standings(found.id)])
+    return answers.sent_list(
+        [answers.Standing.of(row) for row in standing_queries.standings(found.id)]
+    )
 
 
 @bp.get("/leagues/<slug>/games")

@@ -24,9 +24,11 @@ from scorekeeper import messages
 from scorekeeper.accounts.permissions import acting_user, may, require_read, require_role
 from scorekeeper.engine import Preset
 from scorekeeper.errors import NotFound, ServiceError
+from scorekeeper.league import balances as balance_queries
 from scorekeeper.league import queries
 from scorekeeper.league import seasons as season_service
 from scorekeeper.league import service as league_service
+from scorekeeper.league import standings as standing_queries
 from scorekeeper.league.charts import trend_chart
 from scorekeeper.league.forms import ImportForm, SeasonForm, SettleForm
 from scorekeeper.league.transfer import export_csv as csv_export
@@ -110,16 +112,16 @@ def home(slug: str) -> str:
     """Standings, sortable by any column, for all time or a season; the newest games."""
     league = _league(slug)
     season = _season(league)
-    sort = request.args.get("sort", queries.DEFAULT_SORT)
-    if sort not in queries.SORTS:
-        sort = queries.DEFAULT_SORT
+    sort = request.args.get("sort", standing_queries.DEFAULT_SORT)
+    if sort not in standing_queries.SORTS:
+        sort = standing_queries.DEFAULT_SORT
     descending = request.args.get("order", "desc" if sort != "player" else "asc") != "asc"
     return render_template(
         "leagues/home.html",
         league=league,
         season=season,
         seasons=season_service.seasons_of(league.id),
-        standings=queries.standings(league.id, season, sort, descending),
+        standings=standing_queries.standings(league.id, season, sort, descending),
         sort=sort,
         descending=descending,
         newest=queries.archive(league.id, limit=10).games,
@@ -131,7 +133,7 @@ def player(slug: str, player_id: int) -> str:
     """A player's record, net money and rating over time, opponents, best and worst games."""
     league = _league(slug)
     found = _player(league, player_id)
-    summary = queries.player_summary(found)
+    summary = standing_queries.player_summary(found)
     trend = summary.trend
     return render_template(
         "leagues/player.html",
@@ -158,7 +160,7 @@ def head_to_head(slug: str) -> str:
     second = queries.player_in(league.id, second_id)
     record = page = None
     if first is not None and second is not None and first.id != second.id:
-        record = queries.head_to_head(first.id, second.id)
+        record = standing_queries.head_to_head(first.id, second.id)
         page = queries.archive(
             league.id,
             queries.GameFilters(player=first.id, opponent=second.id),
@@ -230,8 +232,8 @@ def owes(slug: str) -> str:
     return render_template(
         "leagues/owes.html",
         league=league,
-        balances=queries.balances(league.id),
-        payments=queries.payments(league.id, limit=10),
+        balances=balance_queries.balances(league.id),
+        payments=balance_queries.payments(league.id, limit=10),
         can_score=may(league, Role.SCOREKEEPER),
     )
 
@@ -244,7 +246,7 @@ def balance(slug: str, first_id: int, second_id: int) -> str:
 
 
 def _render_balance(league: League, first: Player, second: Player) -> str:
-    owed = queries.balance_between(first, second)
+    owed = balance_queries.balance_between(first, second)
     page = queries.archive(
         league.id,
         queries.GameFilters(player=first.id, opponent=second.id, status="unpaid"),
@@ -276,8 +278,10 @@ def settle_up(slug: str, first_id: int, second_id: int) -> str | Response | tupl
     form = SettleForm()
     if not form.validate_on_submit():
         abort(400)
-    unpaid = queries.unpaid_between(league.id, first.id, second.id, through=form.through.data)
-    if (len(unpaid), queries.owed_to(first.id, unpaid)) != (form.count.data, form.net.data):
+    unpaid = balance_queries.unpaid_between(
+        league.id, first.id, second.id, through=form.through.data
+    )
+    if (len(unpaid), balance_queries.owed_to(first.id, unpaid)) != (form.count.data, form.net.data):
         flash(gettext("These games changed since the page was loaded; here they are now."), "error")
         return _render_balance(league, first, second), 409
     try:
@@ -293,7 +297,7 @@ def settle_up(slug: str, first_id: int, second_id: int) -> str | Response | tupl
 def payments(slug: str) -> str:
     """Every payment marked, latest first."""
     league = _league(slug)
-    page = queries.payments(league.id, after=_id_arg("after"))
+    page = balance_queries.payments(league.id, after=_id_arg("after"))
     return render_template("leagues/payments.html", league=league, page=page)
 
 

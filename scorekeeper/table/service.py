@@ -10,7 +10,6 @@ from sqlalchemy.orm import contains_eager, joinedload
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.orm.util import identity_key
 
-from scorekeeper import audit
 from scorekeeper.accounts.permissions import current_actor
 from scorekeeper.database import insert, writing
 from scorekeeper.engine import (
@@ -40,6 +39,7 @@ from scorekeeper.models import (
     db,
     utcnow,
 )
+from scorekeeper.table import audit
 from scorekeeper.table.counted_cards import CountedCards
 from scorekeeper.web.translation import gettext
 

@@ -12,9 +12,10 @@ from sqlalchemy.orm import selectinload
 
 from scorekeeper.engine import PRESETS, Preset, Rules, Seat, Stakes, Tally, replay, settle
 from scorekeeper.engine.rating import START, Rated, new_ratings
-from scorekeeper.league import queries as league_queries
+from scorekeeper.league import balances as balance_queries
 from scorekeeper.league import seasons
 from scorekeeper.league import service as league_service
+from scorekeeper.league import standings as standing_queries
 from scorekeeper.league import stats as league_stats
 from scorekeeper.league.stats import season_range
 from scorekeeper.league.transfer.formats import JSON_FORMAT
@@ -260,7 +261,7 @@ def stored(league_id: int) -> dict:
         },
         "owed": {
             (b.debtor.name, b.creditor.name): (b.amount, b.games)
-            for b in league_queries.balances(league_id)
+            for b in balance_queries.balances(league_id)
         },
     }
 
@@ -274,7 +275,7 @@ def assert_no_drift(league_id: int) -> dict:
         assert now["seasons"][season.id] == add_up(expected["results"], season_range(season))
     assert now["pairs"] == pairs_of(expected["results"])
     assert now["owed"] == owed(expected["unpaid"])
-    standings = league_queries.standings(league_id)
+    standings = standing_queries.standings(league_id)
     assert {s.player_id: s.net for s in standings} == {
         p: r["net"] for p, r in add_up(expected["results"]).items()
     }
@@ -362,11 +363,11 @@ def league_facts(slug: str) -> dict:
     return {
         "games": [game_facts(game) for game in games],
         "standings": [
-            {**vars(row), "player_id": None} for row in league_queries.standings(league.id)
+            {**vars(row), "player_id": None} for row in standing_queries.standings(league.id)
         ],
         "owed": {
             (b.debtor.name, b.creditor.name): (b.amount, b.games)
-            for b in league_queries.balances(league.id)
+            for b in balance_queries.balances(league.id)
         },
         "players": [player.name for player in league.players],
         "seasons": [(s.name, s.starts_on, s.ends_on) for s in seasons.seasons_of(league.id)],

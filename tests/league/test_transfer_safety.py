@@ -11,13 +11,13 @@ import pytest
 import sqlalchemy.exc
 from sqlalchemy import select
 
-from scorekeeper import audit
 from scorekeeper.accounts import users as user_service
 from scorekeeper.league import service as league_service
 from scorekeeper.league import stats as league_stats
 from scorekeeper.league.transfer import save
 from scorekeeper.league.transfer.formats import FORMULA_STARTS
 from scorekeeper.models import AuditAction, AuditEvent, Deal, Game, Player, db
+from scorekeeper.table import audit
 
 
 def upload(client, slug, content: str, name: str, kind: str):

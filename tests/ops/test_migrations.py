@@ -7,9 +7,9 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlalchemy import select, text
 
-from scorekeeper import audit
 from scorekeeper.database import MIGRATIONS_DIR
 from scorekeeper.models import AuditAction, AuditEvent, db
+from scorekeeper.table import audit
 
 
 def test_migrations_match_the_models(app):

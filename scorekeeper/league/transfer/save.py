@@ -8,13 +8,13 @@ from typing import Any, Final
 from flask import current_app
 from sqlalchemy import func, insert, select
 
-from scorekeeper import audit
 from scorekeeper.database import writing
 from scorekeeper.engine import Tally
 from scorekeeper.errors import ServiceError
 from scorekeeper.league import stats as league_stats
 from scorekeeper.league.transfer.plan import ImportPlan, ImportProblems, PlannedGame
 from scorekeeper.models import Deal, Game, Player, Season, db
+from scorekeeper.table import audit
 from scorekeeper.table.service import derived_columns
 from scorekeeper.web.formatting import number as worded_number
 from scorekeeper.web.translation import gettext, ngettext

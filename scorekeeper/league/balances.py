@@ -1,0 +1,149 @@
+"""Who owes whom: each pair's unpaid balance, the games behind it, and the payments made,
+read from the pair records of :mod:`.stats`."""
+
+from dataclasses import dataclass
+
+from sqlalchemy import and_, or_, select, tuple_
+from sqlalchemy.orm import aliased, joinedload
+
+from scorekeeper.league.queries import PAGE_SIZE, GameFilters, seat_conditions
+from scorekeeper.models import (
+    FINISHED,
+    AuditEvent,
+    Game,
+    PairRecord,
+    Player,
+    User,
+    db,
+)
+from scorekeeper.table.audit import IMPORTED
+
+
+@dataclass(frozen=True)
+class Balance:
+    """What one player owes another over their unpaid games, netted."""
+
+    debtor: Player
+    creditor: Player
+    amount: int  # cents, netted; 0 when they are even
+    games: int
+    debtor_won: int  # cents the debtor won in those games, before netting
+    creditor_won: int
+
+    @property
+    def even(self) -> bool:
+        return self.amount == 0
+
+
+#: The two players of a pair record, made once: a fresh ``aliased()`` on every request
+#: makes SQLAlchemy build and compile the statement anew each time (its cache keys on them).
+_PAIR_PLAYER, _PAIR_OPPONENT = aliased(Player), aliased(Player)
+
+
+def balances(league_id: int) -> list[Balance]:
+    """Unpaid settlements netted per pair of players, largest debt first."""
+    player, opponent = _PAIR_PLAYER, _PAIR_OPPONENT
+    rows = db.session.execute(
+        select(PairRecord, player, opponent)
+        .join(player, player.id == PairRecord.player_id)
+        .join(opponent, opponent.id == PairRecord.opponent_id)
+        .where(
+            PairRecord.league_id == league_id,
+            PairRecord.player_id < PairRecord.opponent_id,  # each pair once
+            PairRecord.unpaid_games > 0,
+        )
+    )
+    found = [_balance(pair, first, second) for pair, first, second in rows]
+    found.sort(key=lambda b: (-b.amount, b.debtor.name_key, b.creditor.name_key))
+    return found
+
+
+def balance_between(first: Player, second: Player) -> Balance | None:
+    """What two players owe each other over their unpaid games; None if nothing is unpaid."""
+    pair = db.session.get(PairRecord, (first.id, second.id))
+    return _balance(pair, first, second) if pair and pair.unpaid_games else None
+
+
+def _balance(pair: PairRecord, first: Player, second: Player) -> Balance:
+    """The balance of a pair record (``first``'s side): the one who won less owes; two who
+    are even are named in alphabetical order."""
+    won = {first.id: pair.unpaid_won, second.id: pair.unpaid_lost}
+    debtor, creditor = sorted((first, second), key=lambda p: (won[p.id], p.name_key))
+    amount = won[creditor.id] - won[debtor.id]
+    return Balance(debtor, creditor, amount, pair.unpaid_games, won[debtor.id], won[creditor.id])
+
+
+def unpaid_between(league_id: int, player_id: int, other_id: int, through: int) -> list[Game]:
+    """The unpaid finished games of two players up to game ``through``, to mark them paid."""
+    sides = seat_conditions(GameFilters(player=player_id, opponent=other_id))
+    return list(
+        db.session.scalars(
+            select(Game)
+            .options(joinedload(Game.player0), joinedload(Game.player1))
+            .where(
+                Game.league_id == league_id,
+                Game.status == FINISHED,
+                Game.paid_at.is_(None),
+                Game.id <= through,
+                or_(*sides),
+            )
+            .order_by(Game.id)
+        )
+    )
+
+
+def owed_to(player_id: int, games: list[Game]) -> int:
+    """Cents owed to the player over ``games`` (their winnings minus their losses)."""
+    return sum(
+        (game.amount_due or 0) * (1 if game.player(game.winner_seat or 0).id == player_id else -1)
+        for game in games
+    )
+
+
+@dataclass(frozen=True)
+class Payment:
+    game: Game
+    marked_by: str | None
+    #: Paid as a file said, not marked here: who imported it (None: nobody since removed).
+    imported_by: str | None = None
+    imported: bool = False
+
+
+@dataclass(frozen=True)
+class PaymentPage:
+    payments: list[Payment]
+    older: int | None  # the game to continue after (``after=``)
+
+
+def payments(league_id: int, *, after: int | None = None, limit: int = PAGE_SIZE) -> PaymentPage:
+    """Games marked paid, latest payment first (keyset on the payment time and game id)."""
+    import_event, importer = aliased(AuditEvent), aliased(User)
+    query = (
+        select(Game, User.username, import_event.id, importer.username)
+        .options(joinedload(Game.player0), joinedload(Game.player1))
+        .outerjoin(User, User.id == Game.paid_by_id)
+        .outerjoin(
+            import_event,
+            and_(
+                import_event.game_id == Game.id,
+                import_event.action == IMPORTED,
+                Game.paid_by_id.is_(None),
+            ),
+        )
+        .outerjoin(importer, importer.id == import_event.user_id)
+        .where(Game.league_id == league_id, Game.paid_at.is_not(None))
+    )
+    if after is not None:
+        cursor = db.session.execute(
+            select(Game.paid_at).where(Game.id == after, Game.league_id == league_id)
+        ).scalar_one_or_none()
+        if cursor is not None:
+            query = query.where(tuple_(Game.paid_at, Game.id) < tuple_(cursor, after))
+    rows = db.session.execute(
+        query.order_by(Game.paid_at.desc(), Game.id.desc()).limit(limit + 1)
+    ).all()
+    found = [
+        Payment(game, username, imported_by, imported=event is not None)
+        for game, username, event, imported_by in rows[:limit]
+    ]
+    return PaymentPage(found, found[-1].game.id if len(rows) > limit else None)

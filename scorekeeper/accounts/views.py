@@ -71,7 +71,7 @@ def setup() -> str | Response:
                 )
             )
             return redirect(url_for("table.home"))
-    return render_template("auth/setup.html", form=form)
+    return render_template("accounts/setup.html", form=form)
 
 
 @bp.route("/login", methods=["GET", "POST"])
@@ -93,7 +93,7 @@ def login() -> tuple[str, int] | Response:
                 return redirect(safe_next(request.args.get("next")))
             form.password.errors = [gettext("The username or password is wrong.")]
             status = 401
-    return render_template("auth/login.html", form=form), status
+    return render_template("accounts/login.html", form=form), status
 
 
 @bp.post("/logout")
@@ -153,7 +153,7 @@ def _account_page(
     password_form: ChangePasswordForm, token_form: TokenForm, new_token: str | None = None
 ) -> str:
     return render_template(
-        "auth/account.html",
+        "accounts/account.html",
         password_form=password_form,
         token_form=token_form,
         tokens=token_service.tokens_of(current_user.id),

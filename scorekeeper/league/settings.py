@@ -39,7 +39,7 @@ def new_league() -> str | Response:
         else:
             flash(gettext("%(league)s is ready.", league=league.name))
             return redirect(url_for(".settings", slug=league.slug))
-    return render_template("admin/new_league.html", form=form)
+    return render_template("league/new_league.html", form=form)
 
 
 @bp.route("/leagues/<slug>/settings", methods=["GET", "POST"])
@@ -74,7 +74,7 @@ def settings(slug: str) -> str | Response:
         )
         flash(gettext("New games in this league will start from these rules and stakes."))
         return redirect(url_for(".settings", slug=slug))
-    return render_template("admin/settings.html", league=league, form=form, defaults=defaults)
+    return render_template("league/settings.html", league=league, form=form, defaults=defaults)
 
 
 @bp.route("/leagues/<slug>/members", methods=["GET", "POST"])
@@ -111,7 +111,7 @@ def members(slug: str) -> str | Response:
             )
             return redirect(url_for(".members", slug=slug))
     return render_template(
-        "admin/members.html",
+        "league/members.html",
         league=league,
         form=form,
         members=league_service.members(league.id),

@@ -104,7 +104,7 @@ def _season(league: League) -> Season | None:
 @bp.get("/leagues")
 def index() -> str:
     """The leagues this visitor may read."""
-    return render_template("leagues/index.html", leagues=queries.readable_leagues(acting_user()))
+    return render_template("league/index.html", leagues=queries.readable_leagues(acting_user()))
 
 
 @bp.get("/leagues/<slug>")
@@ -117,7 +117,7 @@ def home(slug: str) -> str:
         sort = standing_queries.DEFAULT_SORT
     descending = request.args.get("order", "desc" if sort != "player" else "asc") != "asc"
     return render_template(
-        "leagues/home.html",
+        "league/home.html",
         league=league,
         season=season,
         seasons=season_service.seasons_of(league.id),
@@ -136,7 +136,7 @@ def player(slug: str, player_id: int) -> str:
     summary = standing_queries.player_summary(found)
     trend = summary.trend
     return render_template(
-        "leagues/player.html",
+        "league/player.html",
         league=league,
         player=found,
         summary=summary,
@@ -168,7 +168,7 @@ def head_to_head(slug: str) -> str:
             before=_id_arg("before"),
         )
     return render_template(
-        "leagues/head_to_head.html",
+        "league/head_to_head.html",
         league=league,
         players=queries.players_of(league.id),
         first=first,
@@ -200,7 +200,7 @@ def games(slug: str) -> str:
         before=_id_arg("before"),
     )
     return render_template(
-        "leagues/games.html",
+        "league/games.html",
         league=league,
         filters=filters,
         page=page,
@@ -230,7 +230,7 @@ def owes(slug: str) -> str:
     """Who owes whom: unpaid settlements netted per pair, and the latest payments."""
     league = _league(slug)
     return render_template(
-        "leagues/owes.html",
+        "league/owes.html",
         league=league,
         balances=balance_queries.balances(league.id),
         payments=balance_queries.payments(league.id, limit=10),
@@ -259,7 +259,7 @@ def _render_balance(league: League, first: Player, second: Player) -> str:
         data = {"through": page.games[0].id, "count": owed.games, "net": net}
         form = SettleForm(formdata=None, data=data)
     return render_template(
-        "leagues/balance.html",
+        "league/balance.html",
         league=league,
         first=first,
         second=second,
@@ -298,7 +298,7 @@ def payments(slug: str) -> str:
     """Every payment marked, latest first."""
     league = _league(slug)
     page = balance_queries.payments(league.id, after=_id_arg("after"))
-    return render_template("leagues/payments.html", league=league, page=page)
+    return render_template("league/payments.html", league=league, page=page)
 
 
 @bp.route("/leagues/<slug>/seasons", methods=["GET", "POST"])
@@ -320,7 +320,7 @@ def seasons(slug: str) -> str | Response | tuple[str, int]:
             return redirect(url_for(".seasons", slug=slug))
     status = 422 if form.errors else 200
     return render_template(
-        "leagues/seasons.html",
+        "league/seasons.html",
         league=league,
         form=form,
         seasons=season_service.seasons_of(league.id),
@@ -352,7 +352,7 @@ def edit_season(slug: str, season_id: int) -> str | Response | tuple[str, int]:
             return redirect(url_for(".seasons", slug=slug))
     status = 422 if form.errors else 200
     return render_template(
-        "leagues/edit_season.html", league=league, season=season, form=form
+        "league/edit_season.html", league=league, season=season, form=form
     ), status
 
 
@@ -400,18 +400,18 @@ def import_games(slug: str) -> str | Response | tuple[str, int]:
     league = _league(slug, Role.ADMIN)
     form = ImportForm()
     if not form.validate_on_submit():
-        return render_template("leagues/import.html", league=league, form=form), (
+        return render_template("league/import.html", league=league, form=form), (
             422 if form.errors else 200
         )
     try:
         plan = _read_import(league, form)
     except ImportProblems as problems:
         return render_template(
-            "leagues/import.html", league=league, form=form, problems=problems.problems
+            "league/import.html", league=league, form=form, problems=problems.problems
         ), 422
     progress = run_import(league.id, plan)
     return Response(
-        stream_template("leagues/import_progress.html", league=league, progress=progress),
+        stream_template("league/import_progress.html", league=league, progress=progress),
         mimetype="text/html",
     )
 

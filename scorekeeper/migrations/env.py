@@ -50,6 +50,11 @@ def _foreign_keys_off_on_sqlite(connection: Connection) -> Iterator[None]:
     try:
         yield
     finally:
+        # The PRAGMA is a no-op inside a transaction, and the connection has begun one of
+        # its own again by now (nothing in it: the migrations were committed): end it, or
+        # the pool hands the app a connection with foreign keys off.
+        if connection.in_transaction():
+            connection.rollback()
         driver.execute("PRAGMA foreign_keys = ON")
 
 

@@ -7,6 +7,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlalchemy import select, text
 
+from scorekeeper import create_app
 from scorekeeper.database import MIGRATIONS_DIR
 from scorekeeper.models import AuditAction, AuditEvent, db
 from scorekeeper.table import audit
@@ -101,3 +102,16 @@ def test_0011_reads_every_kept_sentence_into_its_action_and_values_and_back(app)
         finally:
             db.session.remove()
             flask_migrate.upgrade(directory=MIGRATIONS_DIR)
+
+
+def test_foreign_keys_are_enforced_on_sqlite_after_the_start_migrated(tmp_path):
+    """Migrating turns SQLite's foreign keys off (batch mode copies tables) and back on;
+    the app's own connection, used next, must have them on, or a game could be deleted
+    from under its deals."""
+    app = create_app(
+        {"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'fresh.sqlite'}", "SECRET_KEY": "x"}
+    )
+    with app.app_context():
+        with db.engine.connect() as connection:
+            assert connection.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
+        db.engine.dispose()

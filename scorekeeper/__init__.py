@@ -23,10 +23,7 @@ from scorekeeper.ops import cli
 from scorekeeper.table import count_views
 from scorekeeper.table import views as table_views
 from scorekeeper.table.forms import preset_rules
-from scorekeeper.web import assets, errors, https, i18n, offline, security
-from scorekeeper.web.filters import stars
-from scorekeeper.web.formatting import money
-from scorekeeper.web.formatting import number as points
+from scorekeeper.web import assets, errors, filters, https, i18n, offline, security
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 
@@ -159,9 +156,7 @@ def register_template_helpers(app: Flask) -> None:
     app.add_template_global(Role)
     app.add_template_global(acting_user)
     app.add_template_global(keeps_score_anywhere)
-    app.add_template_filter(money)
-    app.add_template_filter(points, "points")
-    app.add_template_filter(stars)
+    filters.init_app(app)
 
 
 def register_error_handlers(app: Flask) -> None:

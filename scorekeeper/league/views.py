@@ -39,7 +39,6 @@ from scorekeeper.league.transfer.read_json import parse_json
 from scorekeeper.league.transfer.save import check_league_empty, run_import
 from scorekeeper.models import League, Player, Role, Season
 from scorekeeper.table import service as game_service
-from scorekeeper.web import formatting
 from scorekeeper.web.formatting import money
 from scorekeeper.web.forms import ButtonForm
 from scorekeeper.web.security import allows_body
@@ -49,13 +48,6 @@ bp = Blueprint("leagues", __name__)
 
 #: The largest file an import reads (a season of thousands of games is far smaller).
 MAX_IMPORT_BYTES = 50 * 1024 * 1024
-
-
-# Numbers as the page's language writes them (formatting): 66.7% / 66,7 %, +$10.00 / +10,00 $.
-bp.add_app_template_filter(formatting.tenths, "tenths")
-bp.add_app_template_filter(formatting.percent, "percent")
-bp.add_app_template_filter(formatting.signed, "signed")
-bp.add_app_template_filter(formatting.signed_money, "signed_money")
 
 
 def _id_arg(name: str) -> int | None:

@@ -1,5 +1,23 @@
-"""What templates use beyond Jinja's own and the formatting filters: stars."""
+"""The template filters that write numbers, money, days and stars as the page's language
+writes them (:mod:`.formatting`): ``1,275`` / ``1 275``, ``66.7%`` / ``66,7 %``,
+``+$10.00`` / ``+10,00 $``. Registered once, for every area's templates."""
+
+from flask import Flask
+
+from scorekeeper.web import formatting
 
 
 def stars(count: int) -> str:
     return "★" * count
+
+
+def init_app(app: Flask) -> None:
+    app.add_template_filter(formatting.money)
+    app.add_template_filter(formatting.number, "points")  # a total as on the card
+    app.add_template_filter(formatting.signed_money)
+    app.add_template_filter(formatting.signed)
+    app.add_template_filter(formatting.tenths)
+    app.add_template_filter(formatting.percent)
+    app.add_template_filter(formatting.day)
+    app.add_template_filter(formatting.moment)
+    app.add_template_filter(stars)

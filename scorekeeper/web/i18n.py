@@ -16,7 +16,6 @@ from flask_babel import Babel, refresh
 from werkzeug.wrappers import Response
 
 from scorekeeper.urls import is_api_request, safe_next
-from scorekeeper.web.formatting import day, moment
 from scorekeeper.web.languages import (
     DEFAULT_LANGUAGE,
     LANGUAGES,
@@ -106,5 +105,3 @@ def init_app(app: Flask) -> None:
     app.before_request(refresh)
     app.context_processor(_template_context)
     app.register_blueprint(bp)
-    app.add_template_filter(day)
-    app.add_template_filter(moment)

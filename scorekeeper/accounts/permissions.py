@@ -88,7 +88,7 @@ def scorekeeping_leagues() -> list[League]:
     user = acting_user()
     if user is None or not keeps_score_anywhere():
         return []
-    default = select(func.min(League.id)).scalar_subquery()  # services.default_league()
+    default = select(func.min(League.id)).scalar_subquery()  # records.leagues.default_league()
     query = select(League).order_by(case((League.id == default, 0), else_=1), League.name)
     if not user.is_admin:
         query = query.where(League.id.in_(_kept_league_ids(user)))

@@ -20,27 +20,34 @@ from flask import (
 )
 from werkzeug.wrappers import Response
 
-from scorekeeper import messages
-from scorekeeper.accounts.permissions import acting_user, may, require_read, require_role
+from scorekeeper.accounts.permissions import (
+    acting_user,
+    can_read,
+    may,
+    require_read,
+    require_role,
+    scorekeeping_leagues,
+)
 from scorekeeper.engine import Preset
-from scorekeeper.errors import NotFound, ServiceError
+from scorekeeper.errors import ServiceError
 from scorekeeper.league import balances as balance_queries
 from scorekeeper.league import queries
 from scorekeeper.league import seasons as season_service
 from scorekeeper.league import service as league_service
 from scorekeeper.league import standings as standing_queries
 from scorekeeper.league.charts import trend_chart
-from scorekeeper.league.forms import ImportForm, SeasonForm, SettleForm
+from scorekeeper.league.forms import ImportForm, PlayerForm, SettleForm
 from scorekeeper.league.transfer import export_csv as csv_export
 from scorekeeper.league.transfer import export_json as json_export
 from scorekeeper.league.transfer.plan import ImportPlan, ImportProblems, read_text
 from scorekeeper.league.transfer.read_csv import parse_csv
 from scorekeeper.league.transfer.read_json import parse_json
 from scorekeeper.league.transfer.save import check_league_empty, run_import
-from scorekeeper.models import League, Player, Role, Season
-from scorekeeper.table import service as game_service
+from scorekeeper.models import FINISHED, IN_PROGRESS, League, Player, Role, Season
+from scorekeeper.records import players as player_service
+from scorekeeper.records.leagues import ensure_default_league, league_by_slug
+from scorekeeper.web import messages
 from scorekeeper.web.formatting import money
-from scorekeeper.web.forms import ButtonForm
 from scorekeeper.web.security import allows_body
 from scorekeeper.web.translation import gettext, ngettext
 
@@ -58,7 +65,7 @@ def _id_arg(name: str) -> int | None:
 
 def _league(slug: str, role: Role | None = None) -> League:
     """The league, if it exists and the user may read it (or has ``role`` in it)."""
-    league = league_service.league_by_slug(slug)
+    league = league_by_slug(slug)
     if league is None:
         abort(404)
     if role is None:
@@ -91,6 +98,54 @@ def _season(league: League) -> Season | None:
     if season is None:
         abort(404)
     return season
+
+
+@bp.get("/")
+def front() -> str:
+    """What to do first; the games in progress one keeps score in; the default league's games."""
+    league = ensure_default_league()
+    readable = can_read(league)
+    kept = scorekeeping_leagues()
+    shown = kept or ([league] if readable else [])
+    games = league_service.games_of_leagues([found.id for found in shown], status=IN_PROGRESS)
+    return render_template(
+        "league/front.html",
+        league=league,
+        readable=readable,
+        kept=kept,
+        shown=shown,
+        # Each league's games under its name, when there are several leagues.
+        in_progress=[
+            (found, ongoing)
+            for found in shown
+            if (ongoing := [game for game in games if game.league_id == found.id])
+        ],
+        finished=(
+            league_service.games_of_leagues([league.id], status=FINISHED, limit=10)
+            if readable
+            else []
+        ),
+    )
+
+
+@bp.route("/leagues/<slug>/players", methods=["GET", "POST"])
+def players(slug: str) -> str | Response:
+    """The league's players, and a form to add one."""
+    league = _league(slug)
+    form = PlayerForm()
+    if form.is_submitted():
+        require_role(league, Role.ADMIN)
+    if form.validate_on_submit():
+        try:
+            player = player_service.add_player(league.id, form.name.data or "")
+        except ServiceError as error:
+            form.name.errors = [error.message]
+        else:
+            flash(gettext("%(player)s joined %(league)s.", player=player.name, league=league.name))
+            return redirect(url_for(".players", slug=slug))
+    return render_template(
+        "league/players.html", league=league, form=form, can_admin=may(league, Role.ADMIN)
+    )
 
 
 @bp.get("/leagues")
@@ -277,7 +332,7 @@ def settle_up(slug: str, first_id: int, second_id: int) -> str | Response | tupl
         flash(gettext("These games changed since the page was loaded; here they are now."), "error")
         return _render_balance(league, first, second), 409
     try:
-        game_service.mark_games_paid(league.id, {game.id: game.version for game in unpaid})
+        league_service.mark_games_paid(league.id, {game.id: game.version for game in unpaid})
     except ServiceError as error:
         flash(error.message, "error")
         return _render_balance(league, first, second), 409
@@ -291,75 +346,6 @@ def payments(slug: str) -> str:
     league = _league(slug)
     page = balance_queries.payments(league.id, after=_id_arg("after"))
     return render_template("league/payments.html", league=league, page=page)
-
-
-@bp.route("/leagues/<slug>/seasons", methods=["GET", "POST"])
-def seasons(slug: str) -> str | Response | tuple[str, int]:
-    """The league's seasons, and a form to add one (league admins)."""
-    league = _league(slug, Role.ADMIN)
-    form = SeasonForm()
-    if form.validate_on_submit():
-        assert form.starts_on.data
-        assert form.ends_on.data
-        try:
-            season = season_service.add_season(
-                league.id, form.name.data or "", form.starts_on.data, form.ends_on.data
-            )
-        except ServiceError as error:
-            _field(form, error.field).errors = [error.message]
-        else:
-            flash(gettext("Season %(name)s added.", name=season.name))
-            return redirect(url_for(".seasons", slug=slug))
-    status = 422 if form.errors else 200
-    return render_template(
-        "league/seasons.html",
-        league=league,
-        form=form,
-        seasons=season_service.seasons_of(league.id),
-        delete_form=ButtonForm(formdata=None),
-    ), status
-
-
-def _field(form: SeasonForm, name: str | None) -> Any:
-    return getattr(form, name or "name", form.name)
-
-
-@bp.route("/leagues/<slug>/seasons/<int:season_id>", methods=["GET", "POST"])
-def edit_season(slug: str, season_id: int) -> str | Response | tuple[str, int]:
-    """Rename a season or change its dates (league admins)."""
-    league = _league(slug, Role.ADMIN)
-    season = season_service.season_in(league.id, season_id) or abort(404)
-    form = SeasonForm(obj=season)
-    if form.validate_on_submit():
-        assert form.starts_on.data
-        assert form.ends_on.data
-        try:
-            season_service.update_season(
-                league.id, season.id, form.name.data or "", form.starts_on.data, form.ends_on.data
-            )
-        except ServiceError as error:
-            _field(form, error.field).errors = [error.message]
-        else:
-            flash(gettext("Season saved; its standings are added up again."))
-            return redirect(url_for(".seasons", slug=slug))
-    status = 422 if form.errors else 200
-    return render_template(
-        "league/edit_season.html", league=league, season=season, form=form
-    ), status
-
-
-@bp.post("/leagues/<slug>/seasons/<int:season_id>/delete")
-def delete_season(slug: str, season_id: int) -> Response:
-    """Remove a season (its games stay)."""
-    league = _league(slug, Role.ADMIN)
-    if not ButtonForm().validate_on_submit():
-        abort(400)
-    try:
-        season_service.delete_season(league.id, season_id)
-    except NotFound:
-        abort(404)
-    flash(gettext("Season removed; its games stay in the league."))
-    return redirect(url_for(".seasons", slug=slug))
 
 
 @bp.get("/leagues/<slug>/export.csv")

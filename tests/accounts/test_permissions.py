@@ -6,6 +6,7 @@ from scorekeeper.accounts import users as user_service
 from scorekeeper.engine import Rules, Seat, Stakes, validate_tally
 from scorekeeper.league import service as league_service
 from scorekeeper.models import Game, Role, db
+from scorekeeper.records.leagues import league_by_slug
 from scorekeeper.table import service as game_service
 from tests.conftest import NEW_GAME_FORM
 
@@ -66,7 +67,7 @@ def league(request, app, auth):
     """A league with games, and a client for everyone who might knock on its doors."""
     with app.app_context():
         if request.param == "public":
-            found = league_service.league_by_slug("our-table")
+            found = league_by_slug("our-table")
             league_service.update_league(found.id, name=found.name, public=True, defaults=None)
         else:
             found = league_service.create_league("Secret club", public=False)

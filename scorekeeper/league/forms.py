@@ -132,6 +132,17 @@ class MemberForm(Form):
     submit = SubmitField(_l("Add member"))
 
 
+class InvitationForm(Form):
+    """A league admin invites someone: an invitation makes a viewer or a scorekeeper."""
+
+    role = RadioField(
+        _l("They join as"),
+        choices=[choice for choice in ROLE_CHOICES if choice.value != str(int(Role.ADMIN))],
+        default=str(int(Role.SCOREKEEPER)),
+    )
+    submit = SubmitField(_l("Make an invitation link"))
+
+
 class RoleForm(Form):
     role = RadioField(
         _l("Role"), choices=[*ROLE_CHOICES, SelectChoice("remove", _l("Remove from the league"))]

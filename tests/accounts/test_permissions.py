@@ -2,6 +2,7 @@
 
 import pytest
 
+from scorekeeper.accounts import invitations as invitation_service
 from scorekeeper.accounts import users as user_service
 from scorekeeper.engine import Rules, Seat, Stakes, validate_tally
 from scorekeeper.league import service as league_service
@@ -13,7 +14,8 @@ from tests.conftest import NEW_GAME_FORM
 READ, SCOREKEEPER, ADMIN, SITE_ADMIN = None, Role.SCOREKEEPER, Role.ADMIN, "site"
 
 #: (method, path template, role needed). {slug}: the league; {game}: a game in progress
-#: with two deals; {done}: a finished game; {user}: a member of the league.
+#: with two deals; {done}: a finished game; {user}: a member of the league; {invitation}:
+#: an open invitation to it.
 ROUTES = [
     ("GET", "/games/{game}", READ),
     ("GET", "/games/{done}", READ),
@@ -34,6 +36,7 @@ ROUTES = [
     ("POST", "/leagues/{slug}/members", ADMIN),
     ("POST", "/leagues/{slug}/members/{user}", ADMIN),
     ("POST", "/leagues/{slug}/invitations", ADMIN),
+    ("POST", "/leagues/{slug}/invitations/{invitation}/withdraw", ADMIN),
 ]
 
 DATA = {
@@ -75,6 +78,7 @@ def league(request, app, auth):
         league_service.create_league("Other club")
         slug, league_id = found.slug, found.id
         ids = {"slug": slug, "game": _game(league_id, False), "done": _game(league_id, True)}
+        ids["invitation"] = invitation_service.create(league_id, Role.VIEWER, None)[0].id
         db.session.remove()
     clients = {
         "anonymous": app.test_client(),

@@ -677,7 +677,7 @@ def test_every_league_route_is_in_the_permission_table(app):
         path = re.sub(r"<(?:int:)?(\w+)>", "{\\1}", rule.rule)
         path = path.replace("{first_id}", "{ben}").replace("{second_id}", "{ana}")
         path = path.replace("{player_id}", "{ana}").replace("{season_id}", "{season}")
-        path = path.replace("{user_id}", "{user}")
+        path = path.replace("{user_id}", "{user}").replace("{invitation_id}", "{invitation}")
         for method in rule.methods - {"HEAD", "OPTIONS"}:
             assert (method, path) in listed, (method, path)
 

@@ -20,6 +20,7 @@ from scorekeeper.accounts.permissions import acting_user, keeps_score_anywhere, 
 from scorekeeper.extensions import babel, compress, csrf, login_manager
 from scorekeeper.league import settings as league_settings
 from scorekeeper.league import views as league_views
+from scorekeeper.league.transfer import views as transfer_views
 from scorekeeper.models import Role
 from scorekeeper.ops import cli
 from scorekeeper.records.leagues import ensure_default_league
@@ -146,6 +147,7 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(accounts_views.bp)
     app.register_blueprint(league_settings.bp)
     app.register_blueprint(league_views.bp)
+    app.register_blueprint(transfer_views.bp)
     app.register_blueprint(i18n.bp)
     app.register_blueprint(offline.bp)
 

@@ -8,7 +8,7 @@ from werkzeug.wrappers import Response
 from scorekeeper.accounts import invitations as invitation_service
 from scorekeeper.accounts import members as member_service
 from scorekeeper.accounts import users as user_service
-from scorekeeper.accounts.permissions import acting_user, require_role, require_site_admin
+from scorekeeper.accounts.permissions import acting_user, league_or_404, require_site_admin
 from scorekeeper.errors import NotFound, ServiceError
 from scorekeeper.league import seasons as season_service
 from scorekeeper.league import service as league_service
@@ -21,20 +21,11 @@ from scorekeeper.league.forms import (
     SeasonForm,
 )
 from scorekeeper.models import League, Role, User, db
-from scorekeeper.records.leagues import league_by_slug
 from scorekeeper.web.forms import ButtonForm
 from scorekeeper.web.messages import role_label
 from scorekeeper.web.translation import gettext
 
 bp = Blueprint("admin", __name__)
-
-
-def _league_for_admin(slug: str) -> League:
-    league = league_by_slug(slug)
-    if league is None:
-        abort(404)
-    require_role(league, Role.ADMIN)
-    return league
 
 
 @bp.route("/leagues/new", methods=["GET", "POST"])
@@ -59,7 +50,7 @@ def new_league() -> str | Response:
 @bp.route("/leagues/<slug>/settings", methods=["GET", "POST"])
 def settings(slug: str) -> str | Response:
     """The league's name, whether outsiders may read it, and its defaults for new games."""
-    league = _league_for_admin(slug)
+    league = league_or_404(slug, Role.ADMIN)
     form = LeagueForm(obj=league, prefix="league")
     defaults = LeagueDefaultsForm.from_defaults(league.defaults, prefix="defaults")
     if filled := defaults.refilled(
@@ -94,7 +85,7 @@ def settings(slug: str) -> str | Response:
 @bp.route("/leagues/<slug>/members", methods=["GET", "POST"])
 def members(slug: str) -> str | Response:
     """Who belongs to the league, with what role; add a member (creating the account)."""
-    league = _league_for_admin(slug)
+    league = league_or_404(slug, Role.ADMIN)
     form = MemberForm()
     if form.validate_on_submit():
         username, role = form.username.data or "", Role(int(form.role.data))
@@ -149,7 +140,7 @@ def _members_page(
 @bp.post("/leagues/<slug>/invitations")
 def invite(slug: str) -> Response | tuple[str, int]:
     """Make an invitation link; the page shows it this once (its token is not kept)."""
-    league = _league_for_admin(slug)
+    league = league_or_404(slug, Role.ADMIN)
     form = InvitationForm()
     empty = MemberForm(formdata=None)
     if not form.validate_on_submit():
@@ -173,7 +164,7 @@ def invite(slug: str) -> Response | tuple[str, int]:
 @bp.post("/leagues/<slug>/invitations/<int:invitation_id>/withdraw")
 def withdraw_invitation(slug: str, invitation_id: int) -> Response:
     """Withdraw an open invitation: its link opens nothing any more."""
-    league = _league_for_admin(slug)
+    league = league_or_404(slug, Role.ADMIN)
     if not ButtonForm().validate_on_submit():
         abort(400)
     try:
@@ -187,7 +178,7 @@ def withdraw_invitation(slug: str, invitation_id: int) -> Response:
 @bp.post("/leagues/<slug>/members/<int:user_id>")
 def change_member(slug: str, user_id: int) -> Response:
     """Change a member's role, or remove them from the league."""
-    league = _league_for_admin(slug)
+    league = league_or_404(slug, Role.ADMIN)
     user = db.get_or_404(User, user_id)
     form = RoleForm(prefix=f"m{user.id}")
     if not form.validate_on_submit() or form.role.data is None:
@@ -204,7 +195,7 @@ def change_member(slug: str, user_id: int) -> Response:
 @bp.route("/leagues/<slug>/seasons", methods=["GET", "POST"])
 def seasons(slug: str) -> str | Response | tuple[str, int]:
     """The league's seasons, and a form to add one (league admins)."""
-    league = _league_for_admin(slug)
+    league = league_or_404(slug, Role.ADMIN)
     form = SeasonForm()
     if form.validate_on_submit():
         assert form.starts_on.data
@@ -235,7 +226,7 @@ def _field(form: SeasonForm, name: str | None) -> Any:
 @bp.route("/leagues/<slug>/seasons/<int:season_id>", methods=["GET", "POST"])
 def edit_season(slug: str, season_id: int) -> str | Response | tuple[str, int]:
     """Rename a season or change its dates (league admins)."""
-    league = _league_for_admin(slug)
+    league = league_or_404(slug, Role.ADMIN)
     season = season_service.season_in(league.id, season_id) or abort(404)
     form = SeasonForm(obj=season)
     if form.validate_on_submit():
@@ -259,7 +250,7 @@ def edit_season(slug: str, season_id: int) -> str | Response | tuple[str, int]:
 @bp.post("/leagues/<slug>/seasons/<int:season_id>/delete")
 def delete_season(slug: str, season_id: int) -> Response:
     """Remove a season (its games stay)."""
-    league = _league_for_admin(slug)
+    league = league_or_404(slug, Role.ADMIN)
     if not ButtonForm().validate_on_submit():
         abort(400)
     try:

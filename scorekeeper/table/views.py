@@ -18,6 +18,7 @@ from werkzeug.wrappers import Response
 
 from scorekeeper.accounts.permissions import (
     acting_user,
+    league_or_404,
     may,
     require_read,
     require_role,
@@ -27,7 +28,7 @@ from scorekeeper.accounts.permissions import (
 from scorekeeper.errors import Conflict, NotFound, ServiceError, StaleVersion
 from scorekeeper.models import Game, League, Role, db
 from scorekeeper.records import players as player_service
-from scorekeeper.records.leagues import ensure_default_league, league_by_slug
+from scorekeeper.records.leagues import ensure_default_league
 from scorekeeper.table import service as game_service
 from scorekeeper.table.charts import running_totals_chart
 from scorekeeper.table.forms import DealForm, GameChangeForm, NewGameForm, RematchForm
@@ -40,15 +41,6 @@ bp = Blueprint("table", __name__)
 CARDS_DROPPED = _l(
     "The scores were changed after counting, so the counted cards were not kept with the deal."
 )
-
-
-def _league_or_404(slug: str) -> League:
-    """The league, if it exists and the user may read it (else 404: private stays hidden)."""
-    league = league_by_slug(slug)
-    if league is None:
-        abort(404)
-    require_read(league)
-    return league
 
 
 def _game_or_404(game_id: int, role: Role | None = None) -> Game:
@@ -83,7 +75,7 @@ def new_game_default() -> str | Response:
 @bp.route("/leagues/<slug>/games/new", methods=["GET", "POST"])
 def new_game(slug: str) -> str | Response:
     """Pick two players, the rules and the stakes, and start."""
-    league = _league_or_404(slug)
+    league = league_or_404(slug)
     require_role(league, Role.SCOREKEEPER)
     form = NewGameForm() if request.method == "POST" else NewGameForm.from_defaults(league.defaults)
     if request.method == "POST":

@@ -21,7 +21,7 @@ from werkzeug.wrappers import Response
 
 from scorekeeper.league.queries import MAX_ID
 
-from . import answers, count, games, leagues
+from . import answers, count, games, leagues, seats
 from .core import PREFIX, bp
 from .idempotency import HEADER, KEY_PATTERN
 from .shapes import (
@@ -111,6 +111,11 @@ PARAMETERS: Final = {
     "slug": _path("slug", {"type": "string"}, "The league's slug, e.g. our-table."),
     "game_id": _path("game_id", {"type": "integer", "minimum": 1, "maximum": MAX_ID}, "The id."),
     "number": _path("number", {"type": "integer", "minimum": 1}, "The deal's number, from 1."),
+    "token": _path(
+        "token",
+        {"type": "string"},
+        "A seat's link's token (the end of /s/<token>): no bearer token is needed.",
+    ),
 }
 IDEMPOTENCY: Final = {
     "name": HEADER,
@@ -140,6 +145,10 @@ OPERATIONS: Final[list[tuple[Any, ...]]] = [
     ("post", "/games/{game_id}/paid", games.mark_paid, 200, A.Game, CHANGE, VersionInput),
     ("post", "/games/{game_id}/unlock", games.unlock, 200, A.Game, CHANGE, VersionInput),
     ("post", "/count", count.count, 200, A.Count, (400,), CountRequest),
+    ("get", "/games/{game_id}/agreements", seats.agreements, 200, [A.Agreement], (404,)),
+    ("get", "/seats/{token}", seats.seat, 200, A.SeatCard, (404,)),
+    ("post", "/seats/{token}/agreement", seats.agree, 201, A.SeatCard, (400, 404, 409),
+     VersionInput),
 ]  # fmt: skip
 
 
@@ -184,7 +193,8 @@ def _operation(
 #: Every class of the description, and whether it is read (validation) or answered.
 READ: Final = (NewGame, DealInput, VersionInput, NewLeague, NewPlayer, CountRequest, Cards)
 ANSWERED: Final = (
-    A.Error, A.Game, A.GamePage, A.LeagueSummary, A.League, A.Player, A.Standing, A.Event, A.Count
+    A.Error, A.Game, A.GamePage, A.LeagueSummary, A.League, A.Player, A.Standing, A.Event, A.Count,
+    A.Agreement, A.SeatCard,
 )  # fmt: skip
 
 

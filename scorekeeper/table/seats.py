@@ -13,7 +13,7 @@ marking the game paid or unlocking it leaves them standing.
 """
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Final
 
@@ -151,6 +151,8 @@ class Agreement:
     seat: int
     at: datetime
     version: int
+    #: Given through the seat's link (else by a member on the game page).
+    by_link: bool
     #: The first change to the deals after it (an audit event): it voids the agreement.
     voided_by: AuditEvent | None
 
@@ -176,11 +178,13 @@ def agreements(game: Game) -> tuple[Agreement | None, Agreement | None]:
     for event in events:
         if event.action == AuditAction.CARD_AGREED:
             seat = int(event.params["seat"])
-            found[seat] = Agreement(seat, event.created_at, int(event.params["version"]), None)
+            by_link = event.params.get("by") == "link"
+            version = int(event.params["version"])
+            found[seat] = Agreement(seat, event.created_at, version, by_link, None)
             continue
         for seat, agreement in enumerate(found):
             if agreement is not None and agreement.stands:
-                found[seat] = Agreement(seat, agreement.at, agreement.version, event)
+                found[seat] = replace(agreement, voided_by=event)
     return found[0], found[1]
 
 

@@ -318,10 +318,13 @@ def undo(game_id: int) -> tuple[str, int] | Response:
 
 @bp.post("/games/<int:game_id>/paid")
 def mark_paid(game_id: int) -> tuple[str, int] | Response:
-    """The loser has paid: settle and lock the game. A player who has not agreed with the
-    card is asked about first (marking it paid needs no agreement: "anyway" goes on)."""
+    """The loser has paid: settle and lock the game. From the page, a player who has not
+    agreed with the card is asked about first (it needs no agreement: "anyway" goes on)."""
     game = _game_or_404(game_id, Role.SCOREKEEPER)
-    if "anyway" not in request.form and game.finished and not game.locked:
+    # The page's button asks for the question (a script, or a page from before agreements
+    # existed, marks it paid as it always did).
+    asked = request.form.get("ask") == "agreements" and "anyway" not in request.form
+    if asked and game.finished and not game.locked:
         missing = seats.missing_agreements(game)
         form = GameChangeForm()
         if missing and form.validate_on_submit():

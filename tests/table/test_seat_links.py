@@ -312,7 +312,8 @@ def test_a_new_deal_voids_an_agreement_given_during_the_game(game_and_link, app,
 
 def test_marking_the_game_paid_or_unlocking_it_leaves_the_agreements_standing(agreed, table):
     game_id, phone, path = agreed
-    assert table.client.post(f"/games/{game_id}/paid").status_code == 302  # nobody asked
+    paid = table.client.post(f"/games/{game_id}/paid", data={"ask": "agreements"})
+    assert paid.status_code == 302  # both agreed: nothing to ask
     assert table.client.post(f"/games/{game_id}/unlock").status_code == 302
     text = agreements_text(phone.get(path).get_data(as_text=True))
     assert "You agreed at" in text
@@ -322,7 +323,7 @@ def test_marking_the_game_paid_or_unlocking_it_leaves_the_agreements_standing(ag
 def test_marking_paid_asks_first_when_a_player_has_not_agreed(game_and_link, app, table):
     game_id, path = game_and_link
     finish(table, game_id)
-    asked = table.client.post(f"/games/{game_id}/paid", data={"version": "4"})
+    asked = table.client.post(f"/games/{game_id}/paid", data={"version": "4", "ask": "agreements"})
     assert asked.status_code == 200
     page = asked.get_data(as_text=True)
     assert "Ana has not agreed with this card yet. Ben has not agreed with this card yet." in page
@@ -414,3 +415,69 @@ def test_a_link_changes_only_its_own_players_handle(game_and_link, app):
         handles = dict(db.session.execute(select(Player.name, Player.payment_handle)).all())
         db.session.remove()
     assert handles == {"Ana": None, "Ben": "514-555-0123", "Carla": None}
+
+
+@pytest.mark.parametrize(
+    ("kind", "typed", "kept"),
+    [
+        ("email", " Ana@Example.com ", "Ana@example.com"),
+        ("phone", "1 514.555.0123", "514-555-0123"),
+        ("phone", "(514) 555-0123", "514-555-0123"),
+        ("paypal", "https://paypal.me/AnaT", "AnaT"),
+        ("paypal", "@AnaT", "AnaT"),
+        ("email", "", None),
+    ],
+)
+def test_a_handle_is_read_and_kept_cleaned(app, kind, typed, kept):
+    from scorekeeper.records.payment_handles import read_handle
+
+    with app.test_request_context():
+        found = read_handle(kind, typed)
+    assert (found.handle if found else None) == kept
+
+
+@pytest.mark.parametrize(
+    ("kind", "typed"),
+    [
+        ("email", '=HYPERLINK("http://x")'),
+        ("email", "+ana@example.com"),
+        ("email", "-ana@example.com"),
+        ("email", "ana@"),
+        ("phone", "+1 514 555 012"),
+        ("phone", "=1+5145550123"),
+        ("phone", "５１４５５５０１２３"),
+        ("paypal", "Ana Tremblay"),
+        ("paypal", "=cmd"),
+        ("paypal", "a" * 21),
+        ("bitcoin", "1abc"),
+    ],
+)
+def test_a_handle_that_is_not_one_is_refused_with_a_message(app, kind, typed):
+    from scorekeeper.errors import ServiceError
+    from scorekeeper.records.payment_handles import read_handle
+
+    with app.test_request_context(), pytest.raises(ServiceError) as refused:
+        read_handle(kind, typed)
+    assert refused.value.message
+
+
+def test_a_league_admin_sets_a_players_handle_seen_by_members_only(app, auth, table):
+    table.start_game()
+    with app.app_context():
+        ana = db.session.scalars(select(Player.id).where(Player.name == "Ana")).one()
+    url = f"/leagues/our-table/players/{ana}"
+    refused = table.client.post(url + "/payment", data={"kind": "phone", "handle": "12"})
+    assert refused.status_code == 422
+    assert "Enter a 10-digit phone number" in refused.get_data(as_text=True)
+    saved = table.client.post(url + "/payment", data={"kind": "email", "handle": "ana@example.com"})
+    assert saved.status_code == 302
+    viewer = auth.member("viewer")
+    assert "ana@example.com" in viewer.get(url).get_data(as_text=True)
+    assert viewer.post(url + "/payment", data={"kind": "email", "handle": ""}).status_code == 403
+    with app.app_context():
+        league = league_by_slug("our-table")
+        league_service.update_league(
+            league.id, name=league.name, public=True, defaults=league.defaults
+        )
+        db.session.remove()
+    assert "ana@example.com" not in app.test_client().get(url).get_data(as_text=True)

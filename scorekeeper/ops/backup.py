@@ -24,6 +24,7 @@ import sqlite3
 import tempfile
 from collections.abc import Iterable, Iterator
 from contextlib import closing, contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, Protocol, TypeVar
 
@@ -33,7 +34,7 @@ from sqlalchemy import JSON, Connection, MetaData, Table, delete, func, select, 
 from sqlalchemy.exc import SQLAlchemyError
 
 from scorekeeper.database import MIGRATIONS_DIR, writing
-from scorekeeper.models import ApiToken, db, utcnow
+from scorekeeper.models import db, utcnow
 from scorekeeper.ops import bulk
 from scorekeeper.ops.dump_file import DumpError, DumpReader, DumpWriter, NotAnObject
 
@@ -273,7 +274,7 @@ def _load(file: IO[bytes], name: str, progress: Progress = _quiet) -> str:
     """
     reader = DumpReader(file)
     revision = _check_header(reader, name)
-    live = _working_tokens()
+    live = _working_secrets()
     size = os.fstat(file.fileno()).st_size
     if revision == _schema_revision():
         counts, revoked = _replace_rows(revision, reader, live, _Told(progress, size, "bytes"))
@@ -282,8 +283,7 @@ def _load(file: IO[bytes], name: str, progress: Progress = _quiet) -> str:
     if db.engine.dialect.name == "postgresql":
         with writing():
             _reset_sequences()
-    kept = "" if not revoked else f"; {revoked} API token{'s' * (revoked > 1)} kept revoked"
-    return _counts(counts) + kept
+    return _counts(counts) + _ended_words(revoked)
 
 
 def _check_header(reader: DumpReader, name: str) -> str:
@@ -305,8 +305,8 @@ def _check_header(reader: DumpReader, name: str) -> str:
 
 
 def _replace_older(
-    revision: str, reader: DumpReader, live: set[str], told: "_Told"
-) -> tuple[dict[str, int], int]:
+    revision: str, reader: DumpReader, live: dict[str, set[str]], told: "_Told"
+) -> tuple[dict[str, int], dict[str, int]]:
     """The dump loaded into the database taken down to its revision, then migrated; what
     the database held is put back if the dump is refused."""
     _read_through(reader)  # a damaged file is found before anything changes
@@ -351,11 +351,11 @@ def _migrate(revision: str | None = None) -> None:
 
 
 def _replace_rows(
-    revision: str, reader: DumpReader, live: set[str] | None, told: "_Told"
-) -> tuple[dict[str, int], int]:
+    revision: str, reader: DumpReader, live: dict[str, set[str]] | None, told: "_Told"
+) -> tuple[dict[str, int], dict[str, int]]:
     """Every row of the database replaced by the dump's, in one transaction, parents
     before children whatever the file's order; rows per table, and the API tokens kept
-    revoked (none when ``live`` is None: every token as in the dump)."""
+    and invitations kept ended (none when ``live`` is None: every one as in the dump)."""
     dbapi_error = db.engine.dialect.loaded_dbapi.Error
     try:
         with writing(), tempfile.TemporaryDirectory() as spool:
@@ -377,7 +377,7 @@ def _replace_rows(
                     f"{', '.join(sorted(unknown))}."
                 )
             loader.finish()
-            revoked = 0 if live is None else _keep_revocations(connection, known, live)
+            revoked = {} if live is None else _keep_ended(connection, known, live)
             told.finished()
             return loader.counts, revoked
     except (DumpError, ValueError, TypeError, RecursionError) as error:
@@ -495,45 +495,100 @@ def _reset_sequences() -> None:
 # What a restore must not bring back --------------------------------------------------------
 
 
-def _working_tokens() -> set[str]:
-    """The hashes of the API tokens that work now, before a restore."""
-    live = set(db.session.scalars(select(ApiToken.token_hash).where(ApiToken.revoked_at.is_(None))))
-    db.session.rollback()
-    return live
+@dataclass(frozen=True)
+class Endable:
+    """What a user can end and a restore must not bring back: a row standing for a secret,
+    found by the secret's SHA-256 (``token_hash``), ended when one of ``ended`` is set."""
+
+    table: str
+    ended: tuple[str, ...]  # the first is the one a restore sets
+    name: str
+    kept: str
 
 
-def _keep_revocations(connection: Connection, known: dict[str, Table], live: set[str]) -> int:
-    """Revoke every restored token that did not work just before the restore (revoked or
-    deleted since the backup, or never known here); how many."""
-    tokens = known.get("api_token")
-    if tokens is None:
-        return 0
-    restored = connection.execute(
-        select(tokens.c.id, tokens.c.token_hash).where(tokens.c.revoked_at.is_(None))
-    )
-    ended = [token_id for token_id, digest in restored if digest not in live]
-    now = utcnow()
-    for start in range(0, len(ended), 500):
-        connection.execute(
-            update(tokens).where(tokens.c.id.in_(ended[start : start + 500])).values(revoked_at=now)
+ENDABLE = (
+    Endable("api_token", ("revoked_at",), "API token", "kept revoked"),
+    Endable("invitation", ("withdrawn_at", "used_at"), "invitation", "kept closed"),
+)
+
+
+def _working_secrets() -> dict[str, set[str]]:
+    """Per :data:`ENDABLE` table, the hashes of the secrets that work now, before a restore."""
+    db.session.remove()
+    with db.engine.connect() as connection:
+        tables = {table.name: table for table in _tables(connection)}
+        return {
+            endable.table: set(
+                connection.scalars(
+                    select(table.c.token_hash).where(
+                        *(table.c[column].is_(None) for column in endable.ended)
+                    )
+                )
+            )
+            for endable in ENDABLE
+            if (table := tables.get(endable.table)) is not None
+        }
+
+
+def _keep_ended(
+    connection: Connection, known: dict[str, Table], live: dict[str, set[str]]
+) -> dict[str, int]:
+    """End every restored secret that did not work just before the restore (ended or gone
+    since the backup, or never known here); how many, per table."""
+    ended: dict[str, int] = {}
+    for endable in ENDABLE:
+        table = known.get(endable.table)
+        if table is None or not {"token_hash", *endable.ended} <= set(table.c.keys()):
+            continue  # an older schema, without it
+        restored = connection.execute(
+            select(table.c.id, table.c.token_hash).where(
+                *(table.c[column].is_(None) for column in endable.ended)
+            )
         )
-    return len(ended)
+        working = live.get(endable.table, set())
+        ids = [row_id for row_id, digest in restored if digest not in working]
+        for start in range(0, len(ids), 500):
+            connection.execute(
+                update(table)
+                .where(table.c.id.in_(ids[start : start + 500]))
+                .values({endable.ended[0]: utcnow()})
+            )
+        ended[endable.table] = len(ids)
+    return ended
 
 
-def _end_in_sqlite_copy(copy: sqlite3.Connection, live: set[str]) -> int:
-    """:func:`_keep_revocations` and signing everyone out, in an SQLite copy of any revision."""
+def _end_in_sqlite_copy(copy: sqlite3.Connection, live: dict[str, set[str]]) -> dict[str, int]:
+    """Everyone signed out and :func:`_keep_ended`, in an SQLite copy of any revision."""
     names = {row[0] for row in copy.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     for name in sorted(SIGN_IN_STATE & names):
         copy.execute(f'DELETE FROM "{name}"')
-    if "api_token" not in names:
-        return 0
-    restored = copy.execute("SELECT id, token_hash FROM api_token WHERE revoked_at IS NULL")
-    ended = [(token_id,) for token_id, digest in restored.fetchall() if digest not in live]
+    ended: dict[str, int] = {}
     now = utcnow().isoformat(sep=" ", timespec="microseconds")  # as SQLAlchemy writes it
-    copy.executemany(
-        "UPDATE api_token SET revoked_at = ? WHERE id = ?", [(now, *row) for row in ended]
-    )
-    return len(ended)
+    for endable in ENDABLE:
+        if endable.table not in names:
+            continue
+        columns = {row[1] for row in copy.execute(f'PRAGMA table_info("{endable.table}")')}
+        if not {"token_hash", *endable.ended} <= columns:
+            continue
+        still_open = " AND ".join(f'"{column}" IS NULL' for column in endable.ended)
+        restored = copy.execute(
+            f'SELECT id, token_hash FROM "{endable.table}" WHERE {still_open}'
+        ).fetchall()
+        working = live.get(endable.table, set())
+        ids = [(now, row_id) for row_id, digest in restored if digest not in working]
+        copy.executemany(f'UPDATE "{endable.table}" SET "{endable.ended[0]}" = ? WHERE id = ?', ids)
+        ended[endable.table] = len(ids)
+    return ended
+
+
+def _ended_words(ended: dict[str, int]) -> str:
+    """ "; 2 API tokens kept revoked", or nothing."""
+    words = [
+        f"{count} {endable.name}{'s' * (count > 1)} {endable.kept}"
+        for endable in ENDABLE
+        if (count := ended.get(endable.table, 0))
+    ]
+    return "".join(f"; {said}" for said in words)
 
 
 # Restoring an SQLite copy ------------------------------------------------------------------
@@ -567,7 +622,7 @@ def _restore_sqlite_copy(file: str, progress: Progress) -> str:
     if database is None:
         raise BackupError("Only an SQLite database can be restored from a file copy.")
     revision = _check_sqlite_copy(file)
-    live = _working_tokens()
+    live = _working_secrets()
     db.session.remove()
     with tempfile.TemporaryDirectory(dir=Path(database).parent, prefix=".restore-") as folder:
         draft = Path(folder) / "restoring.sqlite"
@@ -589,5 +644,4 @@ def _restore_sqlite_copy(file: str, progress: Progress) -> str:
     db.engine.dispose()
     flask_migrate.upgrade(directory=MIGRATIONS_DIR)
     upgraded = "" if revision == _revisions()[-1] else f", upgraded from schema {revision}"
-    kept = "" if not revoked else f"; {revoked} API token{'s' * (revoked > 1)} kept revoked"
-    return f"SQLite copy into {_sqlite_path()}{upgraded}{kept}"
+    return f"SQLite copy into {_sqlite_path()}{upgraded}{_ended_words(revoked)}"

@@ -183,3 +183,28 @@ def test_a_backup_replaces_the_previous_one_whole(app, tmp_path):
     assert file.read_text().startswith("{")
     assert file.read_text().endswith("}\n")
     assert Path(file).stat().st_mode & 0o077 == 0  # it holds password hashes: the owner's only
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "json"])
+def test_a_restore_does_not_reopen_an_invitation_withdrawn_after_the_backup(
+    sqlite_app, tmp_path, kind
+):
+    from scorekeeper.league import invitations
+    from scorekeeper.models import League, Role
+
+    with sqlite_app.app_context():
+        league_id = db.session.scalars(db.select(League.id)).first()
+        withdrawn, _token = invitations.create(league_id, Role.VIEWER, None)
+        kept, _token = invitations.create(league_id, Role.SCOREKEEPER, None)
+        withdrawn_id, kept_id = withdrawn.id, kept.id
+        db.session.remove()
+    file = tmp_path / f"league.{kind}"
+    with sqlite_app.app_context():
+        backup.backup(str(file))
+        invitations.withdraw(league_id, withdrawn_id)
+        db.session.remove()
+    assert "1 invitation kept closed" in restore(sqlite_app, file)
+    with sqlite_app.app_context():
+        still_open = [invitation.id for invitation in invitations.open_invitations(league_id)]
+        db.session.remove()
+    assert still_open == [kept_id]

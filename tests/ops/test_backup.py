@@ -11,8 +11,9 @@ import pytest
 import sqlalchemy as sa
 from alembic.script import ScriptDirectory
 
+from scorekeeper.accounts import invitations
 from scorekeeper.database import MIGRATIONS_DIR
-from scorekeeper.league import invitations, seasons
+from scorekeeper.league import seasons
 from scorekeeper.models import (
     AuditEvent,
     Deal,

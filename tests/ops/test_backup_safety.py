@@ -189,7 +189,7 @@ def test_a_backup_replaces_the_previous_one_whole(app, tmp_path):
 def test_a_restore_does_not_reopen_an_invitation_withdrawn_after_the_backup(
     sqlite_app, tmp_path, kind
 ):
-    from scorekeeper.league import invitations
+    from scorekeeper.accounts import invitations
     from scorekeeper.models import League, Role
 
     with sqlite_app.app_context():

@@ -32,6 +32,7 @@ class HandleKind(StrEnum):
 _PAYPAL_NAME: Final = re.compile(r"[A-Za-z0-9]{1,20}")
 #: What may be typed around a phone number's digits.
 _PHONE_PUNCTUATION: Final = re.compile(r"[\s().+-]")
+_NANP: Final = re.compile(r"[2-9][0-9]{2}[2-9][0-9]{6}")
 #: An e-mail address starts with a letter or digit here (the standard allows more, which
 #: no bank asks for, and a leading ``+``, ``-``, ``=`` or ``@`` would read as a formula).
 _EMAIL_START: Final = re.compile(r"[A-Za-z0-9]")
@@ -80,7 +81,8 @@ def read_handle(kind: str, text: str) -> PaymentHandle | None:
         digits = _PHONE_PUNCTUATION.sub("", text)
         if digits.startswith("1") and len(digits) == 11:
             digits = digits[1:]
-        if not (digits.isascii() and digits.isdigit() and len(digits) == 10):
+        # A North American number: area code and exchange each start with 2 to 9.
+        if not _NANP.fullmatch(digits):
             raise ServiceError(_refusal(chosen), field="handle")
         return PaymentHandle(chosen, f"{digits[:3]}-{digits[3:6]}-{digits[6:]}")
     try:

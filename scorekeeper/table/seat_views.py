@@ -114,7 +114,8 @@ def _agree(game_id: int, seat: int, version: int | None, *, by_link: bool, name:
     except NotFound:
         abort(404)
     else:
-        flash(gettext("%(name)s agrees with this card.", name=name))
+        said = gettext("%(name)s agrees with this card.", name=name)
+        flash(gettext("Saved: you agree with this card.") if by_link else said)
 
 
 @bp.get("/games/<int:game_id>/receipt")

@@ -337,7 +337,8 @@ def test_marking_paid_asks_first_when_a_player_has_not_agreed(game_and_link, app
     phone = app.test_client()
     phone.get(path)
     phone.post(path + "/agree", data={"version": "4"})
-    page = table.client.post(f"/games/{game_id}/paid", data={"version": "4"}).get_data(as_text=True)
+    again = {"version": "4", "ask": "agreements"}
+    page = table.client.post(f"/games/{game_id}/paid", data=again).get_data(as_text=True)
     assert "Ana has not agreed" in page
     assert "Ben has not agreed" not in page
     paid = table.client.post(f"/games/{game_id}/paid", data={"version": "4", "anyway": "1"})

@@ -2,8 +2,8 @@
 
 from datetime import datetime, timedelta
 
-from scorekeeper.league import skill
-from scorekeeper.league.skill import FIRST, Skill, after_game, away, chances, provisional
+from scorekeeper.records import skill
+from scorekeeper.records.skill import FIRST, Skill, after_game, away, chances, provisional
 
 NOW = datetime(2025, 6, 1, 20, 0)
 

@@ -7,9 +7,9 @@ uncertainty is wide and narrows with each game; time away widens it again, as ch
 go servers do, so a player back after months moves fast and sorts low on the
 conservative rating until they have played again.
 
-Pure and typed, no database: :mod:`.stats` keeps each player's skill after every game
-in game order, the same way as the Elo rating, so an edit to a past game replays it
-exactly. It is stored in thousandths, rounded after every game, so a replay on any
+Pure and typed, no database: :mod:`.ratings` keeps each player's skill after every game
+in game order, beside the Elo rating and by the same walk, so an edit to a past game
+replays it exactly. It is stored in thousandths, rounded after every game, so a replay on any
 database gives the same whole numbers.
 
 Shown to people, the skill is put on the Elo scale (:func:`points`): 1500 for the
@@ -26,8 +26,10 @@ from typing import Any, Final
 from openskill.models import BradleyTerryFull
 
 #: Mille has more luck than chess: one game tells less about skill, so β, the spread of
-#: one game's performance, is twice the model's default (25/6).
-MODEL: Final = BradleyTerryFull(beta=25 / 3)
+#: one game's performance, is twice the model's default (25/6). The other parameters are
+#: the model's defaults, written out so a later openskill can't change a replay's numbers
+#: (migration 0014 works out the games played before it with the same ones).
+MODEL: Final = BradleyTerryFull(mu=25.0, sigma=25 / 3, beta=25 / 3, kappa=0.0001, tau=25 / 300)
 #: Skills are stored in thousandths of the model's units.
 STORED: Final = 1000
 #: The model's starting mean and uncertainty (25 and 25/3).

@@ -156,7 +156,7 @@ def seat_page(token: str) -> Response:
 def _render_seat(link: SeatLink, token: str, handle_form: PaymentHandleForm | None = None) -> str:
     game = link.game
     card = game_service.scorecard(game)
-    settlement = game_service.settlement(game, card)
+    settlement = game_service.settlement_of(card, game.stakes)
     own = game.player(link.seat)
     if handle_form is None:
         handle_form = PaymentHandleForm(formdata=None)
@@ -241,7 +241,7 @@ def seat_receipt(token: str) -> Response:
 
 def _render_receipt(game: Game, link: str, *, show_handle: bool, token: str | None = None) -> str:
     card = game_service.scorecard(game)
-    settlement = game_service.settlement(game, card)
+    settlement = game_service.settlement_of(card, game.stakes)
     if settlement is None:
         abort(404)  # no receipt before the end
     return render_template(

@@ -7,14 +7,14 @@ sees a new one by the card's ETag. ``player.payment_kind`` and ``payment_handle`
 player is paid (an Interac e-Transfer e-mail or phone number, or a PayPal.me name).
 
 Revision ID: 0015_seat_links
-Revises: 0013_invitations
+Revises: 0014_rating_uncertainty
 """
 
 import sqlalchemy as sa
 from alembic import op
 
 revision = "0015_seat_links"
-down_revision = "0013_invitations"
+down_revision = "0014_rating_uncertainty"
 branch_labels = None
 depends_on = None
 

@@ -106,6 +106,17 @@ def test_the_opponent_follows_agrees_and_gets_the_bill(browser, live_server):
         delays.append(_seen_within(ben, ".scorecard", f"{scores[1]}"))
         expect(ben.page.locator(f"#deal-{number}")).to_be_visible()
 
+    # Hidden (another app on top), the lock is let go; back on screen, it is taken again.
+    visible = (
+        "(hidden) => { Object.defineProperty(document, 'hidden', {configurable: true,"
+        " get: () => hidden}); document.dispatchEvent(new Event('visibilitychange')); }"
+    )
+    keeper.page.evaluate(visible, True)
+    keeper.page.wait_for_function("window.wakeLog.includes('release')")
+    keeper.page.evaluate(visible, False)
+    keeper.page.wait_for_function("window.wakeLog.filter((x) => x === 'request').length === 2")
+    keeper.page.evaluate("window.wakeLog = []")
+
     # Deals kept unsent on a page no service worker keeps: leaving asks first.
     leaving = "() => { const e = new Event('beforeunload', {cancelable: true});" \
         " window.dispatchEvent(e); return e.defaultPrevented; }"  # fmt: skip

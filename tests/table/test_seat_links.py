@@ -170,7 +170,10 @@ def test_only_a_scorekeeper_of_the_league_shows_a_link(app, auth, table):
     assert app.test_client().post(f"/games/{game_id}/seats/0/share").status_code == 404
     assert table.client.post(f"/games/{game_id}/seats/2/share").status_code == 404
     assert "Show the card to Ana" not in viewer.get(f"/games/{game_id}").get_data(as_text=True)
-    assert "Show the card to Ana" in table.page(game_id)
+    page = table.page(game_id)
+    assert "Show the card to Ana" in page
+    assert "/static/wakelock.js" in page  # the screen kept awake, where the browser can
+    assert "offline reloads need HTTPS" in page  # what the banner says on plain http
     with app.app_context():
         assert db.session.scalar(select(SeatLink.id)) is None
         db.session.remove()

@@ -101,6 +101,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(app.instance_path)
 
+    # A request's body limit is its view's (web/security.allows_body), known before it is read.
+    app.request_class = security.Request
     # Ids in URLs fit the database's integer: /games/99999999999999999999 is a 404.
     app.url_map.converters["int"] = BoundedIntConverter
 
@@ -128,6 +130,9 @@ def register_extensions(app: Flask) -> None:
     # compressed already (assets). Brotli first, where the browser takes it: smaller.
     app.config.setdefault("COMPRESS_ALGORITHM", ["br", "gzip"])
     Compress(app)
+    # A body too large is refused from its Content-Length before anything reads it: this
+    # hook comes first, before the CSRF check's, which parses the form.
+    app.before_request(security.refuse_a_body_too_large)
     security.csrf.init_app(app)
     security.csrf.exempt(api.bp)  # no cookies: API writes take a bearer token instead
     accounts_views.login_manager.init_app(app)
@@ -144,7 +149,6 @@ def register_blueprints(app: Flask) -> None:
 
 
 def register_hooks(app: Flask) -> None:
-    app.before_request(security.limit_the_body)
     app.before_request(security.refuse_nul_characters)
     app.before_request(accounts_views.first_visit_offers_setup)
     app.after_request(security.security_headers)

@@ -6,26 +6,30 @@ each deal been typed in: the game's derived columns come from
 :func:`scorekeeper.table.service.derived_columns`, each deal has its audit event and
 one-time token, finished games are paid some time later except the recent ones, and
 the league's standings, ratings, head-to-head and balances are built once at the end
-by :func:`scorekeeper.league.stats.rebuild_league`.
+by :func:`scorekeeper.records.results.rebuild_league`.
 
 Rows go in with bulk ``INSERT``s, one transaction per :data:`BATCH` games, never
 through HTTP or a service call per deal. The same ``--seed`` makes the same league.
 """
 
 import argparse
+import hashlib
 import random
 import sys
+import tempfile
 import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 from flask import Flask
 from sqlalchemy import insert, text
 
 from scorekeeper.accounts import users as user_service
+from scorekeeper.accounts.members import set_membership
 from scorekeeper.database import writing
 from scorekeeper.engine import (
     PRESETS,
@@ -40,7 +44,6 @@ from scorekeeper.engine import (
     validate_tally,
 )
 from scorekeeper.league import service as league_service
-from scorekeeper.league import stats as league_stats
 from scorekeeper.league.transfer.save import deal_row
 from scorekeeper.models import (
     AuditAction,
@@ -53,6 +56,7 @@ from scorekeeper.models import (
     SubmissionToken,
     db,
 )
+from scorekeeper.records import results
 from scorekeeper.table import audit
 from scorekeeper.table import service as game_service
 from scorekeeper.table.forms import rules_data
@@ -403,7 +407,7 @@ def _accounts(league_id: int, scorekeepers: int) -> int:
     ids = []
     for name in names:
         user = user_service.user_by_name(name) or user_service.create_user(name, PASSWORD)
-        league_service.set_membership(league_id, user.id, Role.SCOREKEEPER)
+        set_membership(league_id, user.id, Role.SCOREKEEPER)
         ids.append(user.id)
     return ids[0]
 
@@ -480,7 +484,7 @@ def generate(
                 _bulk(model, children)
     inserted_at = time.perf_counter()
     with writing():
-        league_stats.rebuild_league(league_id)
+        results.rebuild_league(league_id)
         if db.engine.dialect.name == "postgresql":
             # What autovacuum would do after such a load: without statistics the planner
             # takes the new tables for empty ones.
@@ -528,6 +532,48 @@ def generate_into(app: Flask, **options: Any) -> Generated:
         made = generate(**options)
         db.session.remove()
     return made
+
+
+#: Where the benchmarks keep the SQLite leagues they generate, between runs.
+CACHE_DIR = Path(tempfile.gettempdir()) / "mille-bench-cache"
+
+
+def fingerprint() -> str:
+    """Changes whenever the generator or the schema does, so a stale league isn't reused."""
+    digest = hashlib.sha256()
+    root = Path(__file__).resolve().parent.parent
+    sources = [root / "bench" / "generate.py"]
+    sources += sorted((root / "scorekeeper" / "records").glob("*.py"))  # the derived tables
+    sources += sorted((root / "scorekeeper" / "migrations" / "versions").glob("*.py"))
+    for path in sources:
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
+def cached_sqlite_league(cache: Path, games: int, players: int, seed: int) -> Path:
+    """An SQLite file holding a generated league, made once per size, seed and schema and
+    kept in ``cache`` (copy it before writing to it); older generations are removed."""
+    name = f"league-{games}g-{players}p-seed{seed}"
+    cached = cache / f"{name}-{fingerprint()}.sqlite"
+    if cached.exists():
+        print(f"  using the league cached in {cached}", flush=True)
+        return cached
+    cache.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=cache) as work:
+        path = Path(work) / "league.sqlite"
+        app = make_app(f"sqlite:///{path}")
+        try:
+            made = generate_into(app, players=players, games=games, seed=seed)
+        finally:
+            dispose(app)
+        print("  " + made.summary().replace("\n", "\n  "), flush=True)
+        # The app closed every connection, so the last one folded the WAL into the file.
+        assert not path.with_name(path.name + "-wal").exists()
+        path.rename(cached)
+    for stale in cache.glob(f"{name}-*.sqlite"):
+        if stale != cached:  # made by an older generator or schema
+            stale.unlink()
+    return cached
 
 
 def main(argv: Sequence[str] | None = None) -> None:

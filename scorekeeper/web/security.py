@@ -5,12 +5,9 @@ from typing import Any, TypeVar
 
 import flask
 from flask import Flask, abort, current_app, request
-from flask_wtf.csrf import CSRFProtect
 from werkzeug.wrappers import Response
 
 from scorekeeper.urls import is_api_request
-
-csrf = CSRFProtect()
 
 
 def security_headers(response: Response) -> Response:

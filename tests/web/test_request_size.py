@@ -14,7 +14,7 @@ import time
 import pytest
 from werkzeug.test import EnvironBuilder
 
-from scorekeeper.league.views import MAX_IMPORT_BYTES
+from scorekeeper.league.transfer.views import MAX_IMPORT_BYTES
 from scorekeeper.ops import serve
 from tests.ops.test_behind_nginx import _environment, _free_port, _start, _stop
 

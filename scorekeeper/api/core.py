@@ -14,7 +14,6 @@ from typing import Any, Final, TypeVar
 
 from flask import Blueprint, current_app, g, jsonify, request
 from flask.blueprints import BlueprintSetupState
-from pydantic import BaseModel
 from werkzeug.exceptions import Forbidden, HTTPException, MethodNotAllowed
 from werkzeug.routing import IntegerConverter
 from werkzeug.wrappers import Response
@@ -111,17 +110,6 @@ def http_error(error: HTTPException) -> Response:
 # Who is asking ------------------------------------------------------------------
 
 
-def query_arguments(shape: type[BaseModel]) -> Callable[[View], View]:
-    """The query arguments a view reads (the fields of ``shape``); any other is a 422
-    (see ``_takes_only_its_arguments``)."""
-
-    def mark(view: View) -> View:
-        view.query_arguments = tuple(shape.model_fields)  # type: ignore[attr-defined]
-        return view
-
-    return mark
-
-
 #: The largest body the API reads. A game, a deal or a count of cards is a few hundred
 #: bytes; a larger body is refused (413) before it is read.
 MAX_BODY: Final = 64 * 1024
@@ -155,8 +143,8 @@ def _authenticate() -> None:
 
 @bp.before_request
 def _takes_only_its_arguments() -> None:
-    """A query argument the view doesn't read is a 422, as an unknown field is: a typo
-    (``?stauts=finished``) is told, not quietly ignored."""
+    """A query argument the view doesn't read (its declared ``query``) is a 422, as an unknown
+    field is: a typo (``?stauts=finished``) is told, not quietly ignored."""
     view = current_app.view_functions.get(request.endpoint or "")
     known = getattr(view, "query_arguments", ())
     unknown = [name for name in request.args if name not in known]

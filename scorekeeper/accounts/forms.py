@@ -44,11 +44,11 @@ def _password_validators() -> list[Any]:
     return [DataRequired(message=_l("Choose a password.")), _acceptable_password]
 
 
-class SetupForm(Form):
-    code = StringField(
-        _l("Setup code"),
-        validators=[DataRequired(message=_l("Enter the setup code printed in the terminal."))],
-    )
+class NewAccountForm(Form):
+    """A username and a password chosen by the person whose account it is: the first
+    administrator, or someone joining a league by invitation. ``accounts.users`` checks
+    both again as it creates the account, by the same rules."""
+
     username = StringField(
         _l("Your username"),
         validators=[DataRequired(message=_l("Choose a username.")), Length(max=40), visible],
@@ -59,6 +59,13 @@ class SetupForm(Form):
         _l("Password again"),
         validators=[EqualTo("password", message=_l("The passwords differ."))],
     )
+
+
+class SetupForm(NewAccountForm):
+    code = StringField(
+        _l("Setup code"),
+        validators=[DataRequired(message=_l("Enter the setup code printed in the terminal."))],
+    )
     submit = SubmitField(_l("Create the administrator"))
 
     def validate_code(self, field: StringField) -> None:
@@ -66,6 +73,10 @@ class SetupForm(Form):
             raise ValidationError(
                 _l("That is not the setup code: copy it from the terminal where the app started.")
             )
+
+
+class JoinForm(NewAccountForm):
+    submit = SubmitField(_l("Create my account and join"))
 
 
 class ChangePasswordForm(Form):

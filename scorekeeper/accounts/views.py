@@ -1,4 +1,5 @@
-"""Accounts: the first administrator, signing in and out, password and API tokens."""
+"""Accounts: the first administrator, signing in and out, password and API tokens, joining
+a league by invitation."""
 
 from flask import (
     Blueprint,
@@ -17,9 +18,17 @@ from werkzeug.wrappers import Response
 from scorekeeper.accounts import sign_in as sign_in_service
 from scorekeeper.accounts import tokens as token_service
 from scorekeeper.accounts import users as user_service
-from scorekeeper.accounts.forms import ChangePasswordForm, LoginForm, SetupForm, TokenForm
+from scorekeeper.accounts.forms import (
+    ChangePasswordForm,
+    JoinForm,
+    LoginForm,
+    SetupForm,
+    TokenForm,
+)
 from scorekeeper.errors import ServiceError
-from scorekeeper.models import User
+from scorekeeper.league import invitations as invitation_service
+from scorekeeper.messages import role_label
+from scorekeeper.models import Invitation, User
 from scorekeeper.urls import is_api_request, safe_next
 from scorekeeper.web.forms import ButtonForm
 from scorekeeper.web.translation import gettext
@@ -173,6 +182,63 @@ def revoke_token(token_id: int) -> Response:
         abort(404)
     flash(gettext("The token is revoked."))
     return redirect(url_for(".account"))
+
+
+@bp.route("/invitations/<token>", methods=["GET", "POST"])
+def invitation(token: str) -> tuple[str, int] | Response:
+    """Join a league by an invitation link: with a new account (the same rules as every
+    account) or, signed in, with one's own."""
+    try:
+        found = invitation_service.opened(token)
+    except invitation_service.InvitationClosed as closed:
+        status = 404 if closed.reason is invitation_service.Closed.UNKNOWN else 410
+        return _invitation_page(None, None, closed.message), status
+    signed_in = current_user.is_authenticated
+    form = None if signed_in else JoinForm()
+    button = ButtonForm() if signed_in else None
+    try:
+        if button is not None and button.validate_on_submit():
+            invitation_service.join_as(token, current_user.id)
+            return _joined(found, current_user)
+        if form is not None and form.validate_on_submit():
+            user = invitation_service.join_with_new_account(
+                token, form.username.data or "", form.password.data or ""
+            )
+            _sign_in(user, remember=True)
+            return _joined(found, user)
+    except invitation_service.InvitationClosed as closed:  # used or withdrawn meanwhile
+        return _invitation_page(None, None, closed.message), 410
+    except ServiceError as error:
+        assert form is not None
+        field = form.password if error.field == "password" else form.username
+        field.errors = [error.message]
+    status = 422 if form is not None and form.errors else 200
+    return _invitation_page(found, form), status
+
+
+def _invitation_page(
+    found: Invitation | None, form: JoinForm | None, closed: str | None = None
+) -> str:
+    return render_template(
+        "accounts/invitation.html",
+        invitation=found,
+        form=form,
+        button=ButtonForm(formdata=None),
+        closed=closed,
+    )
+
+
+def _joined(found: Invitation, user: User) -> Response:
+    role = invitation_service.role_after_joining(found, user.id)
+    flash(
+        gettext(
+            "Welcome, %(name)s: you are %(role)s of %(league)s.",
+            name=user.username,
+            role=role_label(role).lower(),
+            league=found.league.name,
+        )
+    )
+    return redirect(url_for("leagues.home", slug=found.league.slug))
 
 
 def first_visit_offers_setup() -> Response | None:

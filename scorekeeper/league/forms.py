@@ -4,6 +4,7 @@ from flask_wtf.file import FileField, FileRequired
 from wtforms import (
     BooleanField,
     DateField,
+    HiddenField,
     IntegerField,
     PasswordField,
     RadioField,
@@ -122,6 +123,26 @@ class MemberForm(Form):
         ),
     )
     submit = SubmitField(_l("Add member"))
+
+
+class StartRoundForm(Form):
+    """Start every game of the round the Tonight page showed."""
+
+    # The round as the page showed it (``tonight.Plan.signature``), and a one-time token.
+    signature = HiddenField(validators=[InputRequired(), Length(max=2000)])
+    token = HiddenField(validators=[InputRequired(), Length(min=16, max=64)])
+    submit = SubmitField(_l("Start these games"))
+
+
+class InvitationForm(Form):
+    """A league admin invites someone: an invitation makes a viewer or a scorekeeper."""
+
+    role = RadioField(
+        _l("They join as"),
+        choices=[choice for choice in ROLE_CHOICES if choice.value != str(int(Role.ADMIN))],
+        default=str(int(Role.SCOREKEEPER)),
+    )
+    submit = SubmitField(_l("Make an invitation link"))
 
 
 class RoleForm(Form):

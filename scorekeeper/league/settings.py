@@ -1,15 +1,23 @@
 """League administration: new leagues, settings, members and their roles."""
 
-from flask import Blueprint, abort, flash, redirect, render_template, url_for
+from flask import Blueprint, abort, flash, make_response, redirect, render_template, url_for
 from werkzeug.wrappers import Response
 
 from scorekeeper.accounts import users as user_service
 from scorekeeper.accounts.permissions import acting_user, require_role, require_site_admin
-from scorekeeper.errors import ServiceError
+from scorekeeper.errors import NotFound, ServiceError
+from scorekeeper.league import invitations as invitation_service
 from scorekeeper.league import service as league_service
-from scorekeeper.league.forms import LeagueDefaultsForm, LeagueForm, MemberForm, RoleForm
+from scorekeeper.league.forms import (
+    InvitationForm,
+    LeagueDefaultsForm,
+    LeagueForm,
+    MemberForm,
+    RoleForm,
+)
 from scorekeeper.messages import role_label
 from scorekeeper.models import League, Role, User, db
+from scorekeeper.web.forms import ButtonForm
 from scorekeeper.web.translation import gettext
 
 bp = Blueprint("admin", __name__)
@@ -110,13 +118,64 @@ def members(slug: str) -> str | Response:
                 )
             )
             return redirect(url_for(".members", slug=slug))
+    return _members_page(league, form, InvitationForm(formdata=None))
+
+
+def _members_page(
+    league: League,
+    form: MemberForm,
+    invite_form: InvitationForm,
+    new_link: str | None = None,
+) -> str:
     return render_template(
         "league/members.html",
         league=league,
         form=form,
         members=league_service.members(league.id),
         role_form=RoleForm,
+        invite_form=invite_form,
+        invitations=invitation_service.open_invitations(league.id),
+        new_link=new_link,
+        withdraw_form=ButtonForm(formdata=None),
     )
+
+
+@bp.post("/leagues/<slug>/invitations")
+def invite(slug: str) -> Response | tuple[str, int]:
+    """Make an invitation link; the page shows it this once (its token is not kept)."""
+    league = _league_for_admin(slug)
+    form = InvitationForm()
+    empty = MemberForm(formdata=None)
+    if not form.validate_on_submit():
+        return _members_page(league, empty, form), 422
+    user = acting_user()
+    try:
+        _, token = invitation_service.create(
+            league.id, Role(int(form.role.data or 0)), user.id if user else None
+        )
+    except (ServiceError, ValueError):
+        form.role.errors = [gettext("An invitation makes a viewer or a scorekeeper.")]
+        return _members_page(league, empty, form), 422
+    link = url_for("auth.invitation", token=token, _external=True)
+    page = _members_page(league, empty, InvitationForm(formdata=None), new_link=link)
+    # Shown once, in the answer to this POST: never in a cookie, nor in any cache.
+    response = make_response(page, 201)
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.post("/leagues/<slug>/invitations/<int:invitation_id>/withdraw")
+def withdraw_invitation(slug: str, invitation_id: int) -> Response:
+    """Withdraw an open invitation: its link opens nothing any more."""
+    league = _league_for_admin(slug)
+    if not ButtonForm().validate_on_submit():
+        abort(400)
+    try:
+        invitation_service.withdraw(league.id, invitation_id)
+    except NotFound:
+        abort(404)
+    flash(gettext("The invitation is withdrawn: its link opens nothing any more."))
+    return redirect(url_for(".members", slug=slug))
 
 
 @bp.post("/leagues/<slug>/members/<int:user_id>")

@@ -5,6 +5,7 @@ import io
 import json
 import shutil
 import tempfile
+import uuid
 from typing import Any
 
 from flask import (
@@ -23,21 +24,22 @@ from werkzeug.wrappers import Response
 from scorekeeper import messages
 from scorekeeper.accounts.permissions import acting_user, may, require_read, require_role
 from scorekeeper.engine import Preset
-from scorekeeper.errors import NotFound, ServiceError
+from scorekeeper.errors import Conflict, NotFound, ServiceError
 from scorekeeper.league import balances as balance_queries
 from scorekeeper.league import queries
 from scorekeeper.league import seasons as season_service
 from scorekeeper.league import service as league_service
 from scorekeeper.league import standings as standing_queries
+from scorekeeper.league import tonight as tonight_service
 from scorekeeper.league.charts import trend_chart
-from scorekeeper.league.forms import ImportForm, SeasonForm, SettleForm
+from scorekeeper.league.forms import ImportForm, SeasonForm, SettleForm, StartRoundForm
 from scorekeeper.league.transfer import export_csv as csv_export
 from scorekeeper.league.transfer import export_json as json_export
 from scorekeeper.league.transfer.plan import ImportPlan, ImportProblems, read_text
 from scorekeeper.league.transfer.read_csv import parse_csv
 from scorekeeper.league.transfer.read_json import parse_json
 from scorekeeper.league.transfer.save import check_league_empty, run_import
-from scorekeeper.models import League, Player, Role, Season
+from scorekeeper.models import IN_PROGRESS, League, Player, Role, Season
 from scorekeeper.table import service as game_service
 from scorekeeper.web.formatting import money
 from scorekeeper.web.forms import ButtonForm
@@ -118,6 +120,63 @@ def home(slug: str) -> str:
         descending=descending,
         newest=queries.archive(league.id, limit=10).games,
     )
+
+
+def _ids(values: list[str]) -> list[int]:
+    """Row ids from a form's repeated field: what is not a possible id is left out."""
+    ids = []
+    for value in values[: tonight_service.MAX_PLAYERS_HERE]:
+        if value.isdecimal() and 0 < int(value) <= queries.MAX_ID:
+            ids.append(int(value))
+    return ids
+
+
+@bp.route("/leagues/<slug>/tonight", methods=["GET", "POST"])
+def tonight(slug: str) -> str | Response | tuple[str, int]:
+    """Tick who is here; the pairings of the next round; one tap starts all its games."""
+    league = _league(slug, Role.SCOREKEEPER)
+    asked = request.form if request.method == "POST" else request.args
+    here = tonight_service.players_here(league.id, _ids(asked.getlist("here")))
+    form = StartRoundForm()
+    status, problem = 200, None
+    if request.method == "POST":
+        if not form.validate_on_submit():
+            abort(400)
+        try:
+            started = tonight_service.start_round(
+                league, here, form.signature.data or "", form.token.data or ""
+            )
+        except Conflict as error:
+            flash(error.message, "error")
+            status = 409
+        except ServiceError as error:
+            problem, status = error.message, 422
+        else:
+            if started:
+                flash(ngettext("%(num)s game started.", "%(num)s games started.", started))
+            here_ids = [player.id for player in here]
+            return redirect(url_for(".tonight", slug=slug, here=here_ids, _anchor="in-progress"))
+    plan = None
+    if "pair" in asked or request.method == "POST":
+        try:
+            plan = tonight_service.plan_round(league.id, here)
+        except ServiceError as error:
+            problem, status = error.message, 422
+    start = None
+    if plan is not None:
+        start = StartRoundForm(
+            formdata=None, data={"signature": plan.signature, "token": uuid.uuid4().hex}
+        )
+    return render_template(
+        "league/tonight.html",
+        league=league,
+        players=queries.players_of(league.id),
+        here={player.id for player in here},
+        plan=plan,
+        problem=problem,
+        start=start,
+        in_progress=league_service.games_of_leagues([league.id], status=IN_PROGRESS),
+    ), status
 
 
 @bp.get("/leagues/<slug>/players/<int:player_id>")

@@ -4,6 +4,7 @@ from .accounts import (
     ApiToken,
     AuditAction,
     AuditEvent,
+    Invitation,
     LoginThrottle,
     Membership,
     Role,
@@ -12,7 +13,7 @@ from .accounts import (
 )
 from .api import IdempotencyKey
 from .base import Base, Model, db, utcnow
-from .league import GameResult, PairRecord, PlayerRecord, Season, SeasonRecord
+from .league import GameResult, LeagueRound, PairRecord, PlayerRecord, Season, SeasonRecord
 from .table import FINISHED, IN_PROGRESS, Deal, Game, League, Player, SubmissionToken
 
 __all__ = [
@@ -26,7 +27,9 @@ __all__ = [
     "Game",
     "GameResult",
     "IdempotencyKey",
+    "Invitation",
     "League",
+    "LeagueRound",
     "LoginThrottle",
     "Membership",
     "Model",

@@ -2,10 +2,10 @@
 
 import hashlib
 import secrets
-from datetime import datetime
+from datetime import datetime, timedelta
 from enum import IntEnum, StrEnum
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from flask_login import UserMixin
 from sqlalchemy import JSON, Enum, ForeignKey, String, UniqueConstraint
@@ -16,6 +16,9 @@ from scorekeeper.names import MAX_KEY_LENGTH
 from scorekeeper.names import key as name_key
 
 from .base import Model, utcnow
+
+if TYPE_CHECKING:
+    from .table import League
 
 
 class Role(IntEnum):
@@ -120,6 +123,57 @@ class ApiToken(Model):
         """A new token row and the token itself, which is shown once and never stored."""
         token = "mille_" + secrets.token_urlsafe(32)
         row = cls(user=user, name=name, token_hash=cls.digest(token), prefix=token[:12])
+        return row, token
+
+
+#: How long an invitation stays open.
+INVITATION_DAYS = 7
+
+
+class Invitation(Model):
+    """A link that lets one person join a league with a role: single-use, open for
+    :data:`INVITATION_DAYS` days, and withdrawn by a league admin at will. Only the
+    token's SHA-256 is stored; the token itself is shown once, to whoever made it."""
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    league_id: Mapped[int] = mapped_column(ForeignKey("league.id", ondelete="CASCADE"), index=True)
+    role: Mapped[int]
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_by_id: Mapped[int | None] = mapped_column(ForeignKey("user.id", ondelete="SET NULL"))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    expires_at: Mapped[datetime]
+    used_at: Mapped[datetime | None]
+    used_by_id: Mapped[int | None] = mapped_column(ForeignKey("user.id", ondelete="SET NULL"))
+    withdrawn_at: Mapped[datetime | None]
+
+    league: Mapped["League"] = relationship()
+    created_by: Mapped[User | None] = relationship(foreign_keys=[created_by_id])
+
+    @property
+    def role_enum(self) -> Role:
+        return Role(self.role)
+
+    def is_open(self, now: datetime) -> bool:
+        """Neither used, withdrawn nor expired at ``now``."""
+        return self.used_at is None and self.withdrawn_at is None and now < self.expires_at
+
+    @staticmethod
+    def digest(token: str) -> str:
+        return hashlib.sha256(token.encode()).hexdigest()
+
+    @classmethod
+    def issue(cls, league_id: int, role: Role, by: int | None) -> tuple["Invitation", str]:
+        """A new invitation and its token (256 random bits), which is never stored."""
+        token = secrets.token_urlsafe(32)
+        now = utcnow()
+        row = cls(
+            league_id=league_id,
+            role=int(role),
+            token_hash=cls.digest(token),
+            created_by_id=by,
+            created_at=now,
+            expires_at=now + timedelta(days=INVITATION_DAYS),
+        )
         return row, token
 
 

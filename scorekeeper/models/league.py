@@ -80,6 +80,20 @@ class GameResult(Model):
     net_after: Mapped[Cents] = mapped_column(default=0)  # won minus lost so far
 
 
+class LeagueRound(Model):
+    """A round of games started together from "Tonight", kept for who sat it out: the next
+    odd player out is whoever has sat out least recently (:mod:`..league.pairing`)."""
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    league_id: Mapped[int] = mapped_column(ForeignKey("league.id", ondelete="CASCADE"), index=True)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    sitting_out_id: Mapped[int | None] = mapped_column(
+        ForeignKey("player.id", ondelete="CASCADE"), index=True
+    )
+    #: The one-time token of the form that started it: a double tap starts one round.
+    token: Mapped[str] = mapped_column(String(64), unique=True)
+
+
 class RecordColumns:
     """What a record adds up over a player's finished games."""
 

@@ -32,6 +32,7 @@ ROUTES = [
     ("GET", "/leagues/{slug}/members", ADMIN),
     ("POST", "/leagues/{slug}/members", ADMIN),
     ("POST", "/leagues/{slug}/members/{user}", ADMIN),
+    ("POST", "/leagues/{slug}/invitations", ADMIN),
 ]
 
 DATA = {

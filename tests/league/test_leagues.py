@@ -661,6 +661,8 @@ LEAGUE_ROUTES = [
     ("POST", "/leagues/{slug}/seasons/{season}/delete", ADMIN),
     ("GET", "/leagues/{slug}/import", ADMIN),
     ("POST", "/leagues/{slug}/import", ADMIN),
+    ("GET", "/leagues/{slug}/tonight", SCOREKEEPER),
+    ("POST", "/leagues/{slug}/tonight", SCOREKEEPER),
 ]
 
 

@@ -25,8 +25,8 @@ from flask.testing import FlaskClient
 
 from scorekeeper.accounts import tokens as token_service
 from scorekeeper.accounts import users as user_service
-from scorekeeper.league import service as league_service
 from scorekeeper.models import db
+from scorekeeper.records.leagues import ensure_default_league
 
 from .common import dispose, make_app, percentile
 
@@ -89,7 +89,7 @@ def main() -> None:
         with app.app_context():
             admin = user_service.create_first_admin("bench-admin", "bench-password")
             token = token_service.create_token(admin.id, "bench")
-            league = league_service.ensure_default_league().slug
+            league = ensure_default_league().slug
             db.session.remove()
         script = Script(app.test_client(), token, league)
         print(f"POST /api/v1/games/<id>/deals, {count} of each, SQLite, Flask test client")

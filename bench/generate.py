@@ -6,7 +6,7 @@ each deal been typed in: the game's derived columns come from
 :func:`scorekeeper.table.service.derived_columns`, each deal has its audit event and
 one-time token, finished games are paid some time later except the recent ones, and
 the league's standings, ratings, head-to-head and balances are built once at the end
-by :func:`scorekeeper.league.stats.rebuild_league`.
+by :func:`scorekeeper.records.results.rebuild_league`.
 
 Rows go in with bulk ``INSERT``s, one transaction per :data:`BATCH` games, never
 through HTTP or a service call per deal. The same ``--seed`` makes the same league.
@@ -26,6 +26,7 @@ from flask import Flask
 from sqlalchemy import insert, text
 
 from scorekeeper.accounts import users as user_service
+from scorekeeper.accounts.members import set_membership
 from scorekeeper.database import writing
 from scorekeeper.engine import (
     PRESETS,
@@ -40,7 +41,6 @@ from scorekeeper.engine import (
     validate_tally,
 )
 from scorekeeper.league import service as league_service
-from scorekeeper.league import stats as league_stats
 from scorekeeper.league.transfer.save import deal_row
 from scorekeeper.models import (
     AuditAction,
@@ -53,6 +53,7 @@ from scorekeeper.models import (
     SubmissionToken,
     db,
 )
+from scorekeeper.records import results
 from scorekeeper.table import audit
 from scorekeeper.table import service as game_service
 from scorekeeper.table.forms import rules_data
@@ -403,7 +404,7 @@ def _accounts(league_id: int, scorekeepers: int) -> int:
     ids = []
     for name in names:
         user = user_service.user_by_name(name) or user_service.create_user(name, PASSWORD)
-        league_service.set_membership(league_id, user.id, Role.SCOREKEEPER)
+        set_membership(league_id, user.id, Role.SCOREKEEPER)
         ids.append(user.id)
     return ids[0]
 
@@ -480,7 +481,7 @@ def generate(
                 _bulk(model, children)
     inserted_at = time.perf_counter()
     with writing():
-        league_stats.rebuild_league(league_id)
+        results.rebuild_league(league_id)
         if db.engine.dialect.name == "postgresql":
             # What autovacuum would do after such a load: without statistics the planner
             # takes the new tables for empty ones.

@@ -32,8 +32,8 @@ from pathlib import Path
 
 from scorekeeper.accounts import users as user_service
 from scorekeeper.engine import Rules, Seat, Stakes, validate_tally
-from scorekeeper.league import service as league_service
 from scorekeeper.models import db
+from scorekeeper.records.leagues import ensure_default_league
 from scorekeeper.table import service as game_service
 
 from .common import (
@@ -55,7 +55,7 @@ def prepare(url: str) -> int:
     app = make_app(url)
     with app.app_context():
         user_service.create_first_admin("bench-admin", PASSWORD)
-        league = league_service.ensure_default_league()
+        league = ensure_default_league()
         league.public = True
         db.session.commit()
         game = game_service.start_game(

@@ -17,8 +17,8 @@ from typing import Any
 from urllib.parse import urlencode
 
 from scorekeeper.engine import PRESETS, Preset, Seat, Stakes
-from scorekeeper.league import service as league_service
 from scorekeeper.models import db
+from scorekeeper.records.leagues import league_by_slug
 from scorekeeper.table import service as game_service
 
 from .common import PASSWORD, SCOREKEEPER, dispose, make_app
@@ -47,7 +47,7 @@ def main() -> None:
         try:
             generate_into(app, players=16, games=200, seed=7, scorekeepers=1)
             with app.app_context():
-                league = league_service.league_by_slug(SLUG)
+                league = league_by_slug(SLUG)
                 assert league is not None
                 rules, stakes = PRESETS[Preset.STANDARD], Stakes.from_small(100)
                 game_ids = [

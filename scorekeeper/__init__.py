@@ -7,23 +7,28 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
+import flask_babel
 from flask import Flask
-from flask_compress import Compress
 from flask_wtf.csrf import CSRFError
+from werkzeug.exceptions import HTTPException
 from werkzeug.routing import IntegerConverter, Map
+from werkzeug.wrappers import Response
 
-from scorekeeper import api, database, messages
+from scorekeeper import api, database
 from scorekeeper.accounts import views as accounts_views
 from scorekeeper.accounts.permissions import acting_user, keeps_score_anywhere, may
+from scorekeeper.extensions import babel, compress, csrf, login_manager
 from scorekeeper.league import settings as league_settings
 from scorekeeper.league import views as league_views
-from scorekeeper.league.service import ensure_default_league
+from scorekeeper.league.transfer import views as transfer_views
 from scorekeeper.models import Role
 from scorekeeper.ops import cli
+from scorekeeper.records.leagues import ensure_default_league
 from scorekeeper.table import count_views
 from scorekeeper.table import views as table_views
 from scorekeeper.table.forms import preset_rules
-from scorekeeper.web import assets, errors, filters, https, i18n, offline, security
+from scorekeeper.urls import is_api_request
+from scorekeeper.web import assets, errors, filters, https, i18n, messages, offline, security
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 
@@ -66,13 +71,28 @@ class BoundedIntConverter(IntegerConverter):
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
-    """Build the app: config, database (migrated on start), forms, blueprints."""
+    """Build the app: its settings, then everything the areas plug into it."""
     app = Flask(
         __name__,
         instance_relative_config=True,
         template_folder=_asset_dir("templates"),
         static_folder=_asset_dir("static"),
     )
+    configure(app, test_config)
+    register_extensions(app)
+    register_blueprints(app)
+    register_hooks(app)
+    register_template_helpers(app)
+    register_error_handlers(app)
+    register_commands(app)
+    if app.config["AUTO_MIGRATE"]:
+        database.migrate_and_seed(app, seed=ensure_default_league)
+    return app
+
+
+def configure(app: Flask, test_config: dict[str, Any] | None) -> None:
+    """The defaults, then ``SCOREKEEPER_*`` and ``DATABASE_URL`` from the environment, then
+    ``test_config``; a secret key made on first start unless one is given."""
     os.makedirs(app.instance_path, exist_ok=True)
     app.config.from_mapping(
         SQLALCHEMY_DATABASE_URI=f"sqlite:///{Path(app.instance_path) / 'scorekeeper.sqlite'}",
@@ -92,6 +112,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         MAX_FORM_PARTS=1000,
         # Reverse proxies in front of the app whose X-Forwarded-* headers count (web/https.py).
         PROXY_FIX=0,
+        # Pages, JSON and exports compressed when the client asks; static files come
+        # compressed already (assets). Brotli first, where the browser takes it: smaller.
+        COMPRESS_ALGORITHM=["br", "gzip"],
     )
     app.config.from_prefixed_env("SCOREKEEPER")
     if "DATABASE_URL" in os.environ:
@@ -100,37 +123,21 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config.from_mapping(test_config)
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(app.instance_path)
-
-    # Ids in URLs fit the database's integer: /games/99999999999999999999 is a 404.
-    app.url_map.converters["int"] = BoundedIntConverter
-
     app.config["SQLALCHEMY_DATABASE_URI"] = database.database_url(
         app.config["SQLALCHEMY_DATABASE_URI"]
     )
-    database.init_app(app)
-    register_extensions(app)
-    register_blueprints(app)
-    register_hooks(app)
-    register_template_helpers(app)
-    register_error_handlers(app)
-    cli.init_app(app)
-    https.init_app(app)
-    if app.config["AUTO_MIGRATE"]:
-        database.migrate_and_seed(app, seed=ensure_default_league)
-    return app
+    # Ids in URLs fit the database's integer: /games/99999999999999999999 is a 404.
+    app.url_map.converters["int"] = BoundedIntConverter
 
 
 def register_extensions(app: Flask) -> None:
-    i18n.init_app(app)
-    messages.init_app(app)
-    assets.init_app(app)
-    # Pages, JSON and exports compressed when the client asks; static files come
-    # compressed already (assets). Brotli first, where the browser takes it: smaller.
-    app.config.setdefault("COMPRESS_ALGORITHM", ["br", "gzip"])
-    Compress(app)
-    security.csrf.init_app(app)
-    security.csrf.exempt(api.bp)  # no cookies: API writes take a bearer token instead
-    accounts_views.login_manager.init_app(app)
+    database.init_app(app)  # the database and its migrations, and SQLite's settings
+    babel.init_app(app, locale_selector=i18n.select_locale)
+    csrf.init_app(app)
+    csrf.exempt(api.bp)  # no cookies: API writes take a bearer token instead
+    login_manager.init_app(app)
+    compress.init_app(app)
+    assets.init_app(app)  # static files from memory, their fingerprints in their URLs
 
 
 def register_blueprints(app: Flask) -> None:
@@ -140,26 +147,42 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(accounts_views.bp)
     app.register_blueprint(league_settings.bp)
     app.register_blueprint(league_views.bp)
+    app.register_blueprint(transfer_views.bp)
+    app.register_blueprint(i18n.bp)
     app.register_blueprint(offline.bp)
 
 
 def register_hooks(app: Flask) -> None:
     app.before_request(security.limit_the_body)
     app.before_request(security.refuse_nul_characters)
+    app.before_request(flask_babel.refresh)  # the language chosen afresh for every request
     app.before_request(accounts_views.first_visit_offers_setup)
     app.after_request(security.security_headers)
+    https.init_app(app)  # around the whole app: Secure cookies, and the proxies trusted
 
 
 def register_template_helpers(app: Flask) -> None:
+    i18n.init_app(app)
+    messages.init_app(app)
+    filters.init_app(app)
     app.add_template_global(preset_rules)
     app.add_template_global(may)
     app.add_template_global(Role)
     app.add_template_global(acting_user)
     app.add_template_global(keeps_score_anywhere)
-    filters.init_app(app)
 
 
 def register_error_handlers(app: Flask) -> None:
     app.register_error_handler(CSRFError, errors.csrf_error)
     for code in errors.ERROR_PAGES:
-        app.register_error_handler(code, errors.error_page)
+        app.register_error_handler(code, error_answer)
+
+
+def error_answer(error: HTTPException) -> tuple[str, int] | Response:
+    """An HTTP error as the API's JSON under its prefix (even at an address no route
+    matched, where no blueprint's handler is asked), else as a page."""
+    return api.http_error(error) if is_api_request() else errors.error_page(error)
+
+
+def register_commands(app: Flask) -> None:
+    cli.init_app(app)

@@ -7,7 +7,6 @@ from typing import Any
 
 import flask_migrate
 from flask import Flask
-from flask_migrate import Migrate
 from sqlalchemy import Engine, event, text
 
 try:
@@ -17,7 +16,7 @@ except ImportError:  # Windows: one waitress process, the only way to serve ther
 
 from sqlalchemy.dialects import postgresql, sqlite
 
-from scorekeeper.models import db
+from scorekeeper.extensions import db, migrate
 
 MIGRATIONS_DIR = str(Path(__file__).resolve().parent / "migrations")
 
@@ -114,9 +113,6 @@ def begin_held_write() -> None:
         db.session.rollback()
         db.session.connection(execution_options={"write": True})
         db.session.info[_HOLD] = "open"
-
-
-migrate = Migrate()
 
 
 #: The PostgreSQL advisory lock held while one app process migrates (any fixed number will

@@ -25,4 +25,4 @@ def safe_next(target: str | None) -> str:
         parts = urlsplit(target)
         if not parts.scheme and not parts.netloc:
             return target
-    return url_for("table.home")
+    return url_for("leagues.front")

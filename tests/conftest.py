@@ -24,10 +24,12 @@ from sqlalchemy import select, text
 from scorekeeper import create_app
 from scorekeeper.accounts import tokens as token_service
 from scorekeeper.accounts import users as user_service
+from scorekeeper.accounts.members import set_membership
 from scorekeeper.api.openapi import spec
 from scorekeeper.engine import Seat, Tally
 from scorekeeper.league import service as league_service
 from scorekeeper.models import Role, db
+from scorekeeper.records.leagues import league_by_slug
 from scorekeeper.table.forms import confirmation
 from tests.databases import server_database
 
@@ -205,7 +207,7 @@ def make_public(app: Flask, slug: str = "our-table") -> None:
     """Let anyone read the league (the first league starts private)."""
 
     with app.app_context():
-        league = league_service.league_by_slug(slug)
+        league = league_by_slug(slug)
         assert league is not None
         league_service.update_league(
             league.id, name=league.name, public=True, defaults=league.defaults
@@ -245,9 +247,9 @@ class Auth:
         name = username or f"{role}-{uuid.uuid4().hex[:6]}"
         with self.app.app_context():
             user = user_service.create_user(name, "member-password")
-            found = league_service.league_by_slug(league)
+            found = league_by_slug(league)
             assert found is not None
-            league_service.set_membership(found.id, user.id, Role[role.upper()])
+            set_membership(found.id, user.id, Role[role.upper()])
             db.session.remove()
         return self.login(self.app.test_client(), name, "member-password")
 
@@ -433,9 +435,9 @@ def make_token(app: Flask, role: str | None = None, league: str = "our-table") -
             user = user_service.user_by_name("admin")
         else:
             user = user_service.create_user(f"{role}-{uuid.uuid4().hex[:6]}", "member-password")
-            found = league_service.league_by_slug(league)
+            found = league_by_slug(league)
             if role != "none" and found is not None:
-                league_service.set_membership(found.id, user.id, Role[role.upper()])
+                set_membership(found.id, user.id, Role[role.upper()])
         assert user is not None
         token = token_service.create_token(user.id, "tests")
         db.session.remove()

@@ -1,20 +1,38 @@
-"""The layout of docs/ARCHITECTURE.md, checked: no module imports one that imports it
-back (imports inside functions counted), and the engine imports nothing but itself and
-the standard library."""
+"""The layout of docs/ARCHITECTURE.md, checked.
+
+* **Packages form a one-way stack.** Each area (``engine``, ``models``, ``web``,
+  ``records``, ``accounts``, ``table``, ``league``, ``api``, ``ops``) and each shared
+  module beside them (``errors.py``, ``names.py``, …) is one node; no node imports one
+  that imports it back, directly or through others. Imports inside functions count.
+* **The floor imports no area**: the shared modules and ``models/`` import only each
+  other and the engine; the engine imports only itself and the standard library.
+* **The top package** (``create_app``) imports every area, so no module may import it,
+  but for the console script's (``pyproject.toml``'s ``[project.scripts]``): a program
+  that starts the app, which nothing imports.
+* **No module imports one that imports it back**, within a package too.
+"""
 
 import ast
+import functools
+import shutil
 import sys
+import tomllib
+from collections.abc import Iterable
 from pathlib import Path
 
-PACKAGE = Path(__file__).resolve().parent.parent / "scorekeeper"
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "scorekeeper"
+TOP = "scorekeeper"
+#: What the floor is made of, besides the shared modules (top-level ``.py`` files).
+FLOOR_PACKAGES = {"engine", "models"}
 
 
-def _modules() -> dict[str, Path]:
+def _modules(package: Path = PACKAGE) -> dict[str, Path]:
     found = {}
-    for path in PACKAGE.rglob("*.py"):
+    for path in package.rglob("*.py"):
         if "migrations" in path.parts:
             continue  # Alembic loads revisions by file, each frozen as it was written
-        parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+        parts = path.relative_to(package.parent).with_suffix("").parts
         found[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
     return found
 
@@ -41,18 +59,53 @@ def _imported(module: str, path: Path, modules: dict[str, Path]) -> set[str]:
         if name not in modules:
             continue
         edges.add(name)
-        # Importing a.b.c runs a.b first, unless this module is inside a.b already.
+        # Importing a.b.c runs a.b first, unless this module is inside a.b already. (Every
+        # import runs the top package first too: Python's order, not a dependency; only
+        # naming it, ``from scorekeeper import create_app``, is an edge to it.)
         parts = name.split(".")
         for end in range(2, len(parts)):
             parent = ".".join(parts[:end])
             if parent in modules and not module.startswith(parent + "."):
                 edges.add(parent)
-    # The top package is create_app(): it imports every area, and runs before any of them.
-    return edges - {module, "scorekeeper"}
+    return edges - {module}
+
+
+@functools.cache
+def _graph(package: Path = PACKAGE) -> dict[str, set[str]]:
+    modules = _modules(package)
+    return {name: _imported(name, path, modules) for name, path in modules.items()}
+
+
+def _node(module: str) -> str:
+    """The package-level node of a module: its area, its shared module, or the top."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else TOP
+
+
+@functools.cache
+def _entry_points() -> frozenset[str]:
+    """The modules of the console scripts, which start the app (and nothing imports)."""
+    scripts = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scripts"]
+    return frozenset(target.partition(":")[0] for target in scripts.values())
+
+
+def _package_graph(graph: dict[str, set[str]]) -> dict[str, set[str]]:
+    """Every import between two areas (or shared modules), but an entry point's of the top."""
+    entry = _entry_points()
+    packages: dict[str, set[str]] = {}
+    for module, imported in graph.items():
+        source = _node(module)
+        packages.setdefault(source, set())
+        for other in imported:
+            if other == TOP and module in entry:
+                continue
+            if _node(other) != source:
+                packages[source].add(_node(other))
+    return packages
 
 
 def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
-    """Tarjan's strongly connected components of more than one module."""
+    """Tarjan's strongly connected components of more than one node."""
     index: dict[str, int] = {}
     low: dict[str, int] = {}
     stack: list[str] = []
@@ -61,7 +114,7 @@ def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     def visit(node: str) -> None:
         index[node] = low[node] = len(index)
         stack.append(node)
-        for other in graph[node]:
+        for other in graph.get(node, ()):
             if other not in index:
                 visit(other)
                 low[node] = min(low[node], low[other])
@@ -83,25 +136,112 @@ def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     return found
 
 
+def _loops_between_packages(package: Path = PACKAGE) -> list[str]:
+    """Each loop of packages, with the imports that make it (empty: a one-way stack)."""
+    graph = _graph(package)
+    packages = _package_graph(graph)
+    loops = []
+    for cycle in _cycles(packages):
+        members = set(cycle)
+        imports = sorted(
+            f"{module} -> {other}"
+            for module, imported in graph.items()
+            for other in imported
+            if _node(module) in members
+            and _node(other) in members
+            and _node(other) != _node(module)
+            and not (other == TOP and module in _entry_points())
+        )
+        loops.append(f"{' / '.join(cycle)}: " + "; ".join(imports))
+    return loops
+
+
+def _floor_reaching_up(package: Path = PACKAGE) -> list[str]:
+    """Imports from the floor (shared modules, ``models/``) of anything above it."""
+    graph = _graph(package)
+    shared = {path.stem for path in package.glob("*.py") if path.stem != "__init__"}
+    floor = shared | FLOOR_PACKAGES
+    return sorted(
+        f"{module} -> {other}"
+        for module, imported in graph.items()
+        for other in imported
+        if _node(module) in floor - {"engine"} and _node(other) not in floor
+    )
+
+
+def test_packages_form_a_one_way_stack():
+    assert _loops_between_packages() == []
+
+
+def test_the_shared_modules_and_the_models_import_no_area():
+    assert _floor_reaching_up() == []
+
+
 def test_no_module_imports_one_that_imports_it_back():
-    modules = _modules()
-    graph = {name: _imported(name, path, modules) for name, path in modules.items()}
-    assert _cycles(graph) == []
+    assert _cycles(_graph()) == []
+
+
+def test_only_the_console_script_imports_the_top_package():
+    graph = _graph()
+    importers = {module for module, imported in graph.items() if TOP in imported}
+    assert importers <= _entry_points()
+    assert not any(entry in imported for imported in graph.values() for entry in _entry_points())
 
 
 def test_the_cycle_finder_finds_a_cycle():
     assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
 
 
-def test_the_engine_imports_only_itself_and_the_standard_library():
-    allowed = set(sys.stdlib_module_names) | {"scorekeeper"}
-    for path in (PACKAGE / "engine").rglob("*.py"):
+def _planted(tmp_path: Path, module: str, line: str) -> Path:
+    """A copy of the package with ``line`` added at the end of ``module``'s file."""
+    copy = tmp_path / "scorekeeper"
+    shutil.copytree(PACKAGE, copy, ignore=shutil.ignore_patterns("migrations", "__pycache__"))
+    target = copy.joinpath(*module.split(".")[1:]).with_suffix(".py")
+    target.write_text(target.read_text() + line)
+    return copy
+
+
+def test_a_loop_planted_inside_a_function_between_two_packages_is_found(tmp_path):
+    """The table imports the league's pages from inside a function: the league imports the
+    table, so the two packages loop, though no two modules import each other."""
+    copy = _planted(
+        tmp_path,
+        "scorekeeper.table.charts",
+        "\n\ndef _planted():\n    from scorekeeper.league import views  # noqa\n",
+    )
+    assert _cycles(_graph(copy)) == []  # module by module, nothing loops
+    loops = _loops_between_packages(copy)
+    assert len(loops) == 1
+    assert loops[0].startswith("league / table:")
+    assert "scorekeeper.table.charts -> scorekeeper.league.views" in loops[0]
+
+
+def test_a_floor_module_reaching_up_is_found(tmp_path):
+    copy = _planted(tmp_path, "scorekeeper.names", "\nfrom scorekeeper.web import messages\n")
+    assert "scorekeeper.names -> scorekeeper.web.messages" in _floor_reaching_up(copy)
+
+
+def test_an_area_importing_the_top_package_is_a_loop(tmp_path):
+    copy = _planted(tmp_path, "scorekeeper.api.count", "\nfrom scorekeeper import create_app\n")
+    assert any(loop.startswith("api / scorekeeper:") for loop in _loops_between_packages(copy))
+
+
+def _imports_of(paths: Iterable[Path]) -> Iterable[tuple[Path, str, int]]:
+    for path in paths:
         for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.ImportFrom) and node.level == 0:
-                top = (node.module or "").split(".")[0]
-                assert top in allowed, f"{path.name} imports {node.module}"
-                if top == "scorekeeper":
-                    assert (node.module or "").startswith("scorekeeper.engine"), path.name
+            if isinstance(node, ast.ImportFrom):
+                yield path, node.module or "", node.level
             elif isinstance(node, ast.Import):
                 for alias in node.names:
-                    assert alias.name.split(".")[0] in allowed, f"{path.name} imports {alias.name}"
+                    yield path, alias.name, 0
+
+
+def test_the_engine_imports_only_itself_and_the_standard_library():
+    allowed = set(sys.stdlib_module_names) | {"scorekeeper"}
+    for path, module, level in _imports_of((PACKAGE / "engine").rglob("*.py")):
+        if level:
+            continue
+        top = module.split(".")[0]
+        assert top in allowed, f"{path.name} imports {module}"
+        if top == "scorekeeper":
+            assert module.startswith("scorekeeper.engine"), path.name

@@ -10,6 +10,7 @@ from flask_login import current_user
 from sqlalchemy import case, func, inspect, select
 
 from scorekeeper.models import League, Membership, Role, User, db
+from scorekeeper.records.leagues import league_by_slug
 
 
 def acting_user() -> User | None:
@@ -88,7 +89,7 @@ def scorekeeping_leagues() -> list[League]:
     user = acting_user()
     if user is None or not keeps_score_anywhere():
         return []
-    default = select(func.min(League.id)).scalar_subquery()  # services.default_league()
+    default = select(func.min(League.id)).scalar_subquery()  # records.leagues.default_league()
     query = select(League).order_by(case((League.id == default, 0), else_=1), League.name)
     if not user.is_admin:
         query = query.where(League.id.in_(_kept_league_ids(user)))
@@ -111,6 +112,19 @@ def require_role(league: League, role: Role, *, hide_private: bool = True) -> No
         abort(401)
     if actual is None or actual < role:
         abort(403)
+
+
+def league_or_404(slug: str, role: Role | None = None) -> League:
+    """The league at this address, if the acting user may read it (or, given ``role``,
+    has it there: :func:`require_role`); a 404 otherwise, so a private one stays hidden."""
+    league = league_by_slug(slug)
+    if league is None:
+        abort(404)
+    if role is None:
+        require_read(league)
+    else:
+        require_role(league, role)
+    return league
 
 
 def require_site_admin() -> None:

@@ -6,12 +6,13 @@ from flask import current_app
 from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
 
+from scorekeeper.accounts.members import set_membership
 from scorekeeper.accounts.passwords import MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, is_common
 from scorekeeper.database import writing
 from scorekeeper.errors import ServiceError
-from scorekeeper.league.service import ensure_default_league, set_membership
 from scorekeeper.models import Role, User, UserSession, db
 from scorekeeper.names import check_key_length, check_printable, squeeze
+from scorekeeper.records.leagues import ensure_default_league
 from scorekeeper.web.translation import gettext
 
 MAX_USERNAME_LENGTH = 40

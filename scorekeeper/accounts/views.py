@@ -12,9 +12,10 @@ from flask import (
     request,
     url_for,
 )
-from flask_login import LoginManager, current_user, login_required, login_user, logout_user
+from flask_login import current_user, login_required, login_user, logout_user
 from werkzeug.wrappers import Response
 
+from scorekeeper.accounts import invitations as invitation_service
 from scorekeeper.accounts import sign_in as sign_in_service
 from scorekeeper.accounts import tokens as token_service
 from scorekeeper.accounts import users as user_service
@@ -26,15 +27,14 @@ from scorekeeper.accounts.forms import (
     TokenForm,
 )
 from scorekeeper.errors import ServiceError
-from scorekeeper.league import invitations as invitation_service
-from scorekeeper.messages import role_label
+from scorekeeper.extensions import login_manager
 from scorekeeper.models import Invitation, User
 from scorekeeper.urls import is_api_request, safe_next
 from scorekeeper.web.forms import ButtonForm
+from scorekeeper.web.messages import role_label
 from scorekeeper.web.translation import gettext
 
 bp = Blueprint("auth", __name__)
-login_manager = LoginManager()
 login_manager.login_view = "auth.login"
 login_manager.login_message = "Sign in to do that."
 login_manager.localize_callback = gettext  # the message is worded as it is flashed
@@ -79,7 +79,7 @@ def setup() -> str | Response:
                     name=user.username,
                 )
             )
-            return redirect(url_for("table.home"))
+            return redirect(url_for("leagues.front"))
     return render_template("accounts/setup.html", form=form)
 
 
@@ -112,7 +112,7 @@ def logout() -> Response:
         abort(400)
     _sign_out()
     flash(gettext("You are signed out."))
-    return redirect(url_for("table.home"))
+    return redirect(url_for("leagues.front"))
 
 
 @bp.post("/account/sign-out-everywhere")
@@ -124,7 +124,7 @@ def sign_out_everywhere() -> Response:
     sign_in_service.end_all_sessions(current_user.id)
     logout_user()
     flash(gettext("You are signed out everywhere."))
-    return redirect(url_for("table.home"))
+    return redirect(url_for("leagues.front"))
 
 
 @bp.route("/account", methods=["GET", "POST"])

@@ -2,8 +2,8 @@
 
 from werkzeug.wrappers import Response
 
+from scorekeeper.engine.counted_cards import DEFAULT_NAMES, BadCards, CountedCards
 from scorekeeper.names import MAX_NAME_LENGTH, squeeze
-from scorekeeper.table.counted_cards import DEFAULT_NAMES, BadCards, CountedCards
 
 from . import answers
 from .core import ApiError, bp, json_body

@@ -14,11 +14,11 @@ from werkzeug.wrappers import Response
 
 from scorekeeper.accounts.permissions import can_read, role_in
 from scorekeeper.engine import InvalidTally, Rules, Seat, Stakes, Tally, validate_tally
+from scorekeeper.engine.counted_cards import CountedCards
 from scorekeeper.errors import Conflict, NotFound, ServiceError, StaleVersion
 from scorekeeper.league.queries import MAX_ID
 from scorekeeper.models import Game, League, Role, db
 from scorekeeper.table import service as game_service
-from scorekeeper.table.counted_cards import CountedCards
 
 from . import answers
 from .core import (

@@ -15,13 +15,13 @@ from werkzeug.wrappers import Response
 
 from scorekeeper.accounts.permissions import acting_user, can_read, require_site_admin
 from scorekeeper.errors import ServiceError
-from scorekeeper.league import players as player_service
 from scorekeeper.league import queries
 from scorekeeper.league import service as league_service
 from scorekeeper.league import standings as standing_queries
-from scorekeeper.league.service import MAX_SLUG
 from scorekeeper.models import Game, League, Player, Role, User, db
 from scorekeeper.names import printable, squeeze
+from scorekeeper.records import players as player_service
+from scorekeeper.records.leagues import MAX_SLUG, league_by_slug
 
 from . import answers
 from .core import (
@@ -44,7 +44,7 @@ def league_named(slug: object) -> League | None:
     """The league with this slug, if the value can be one (no query for any other value)."""
     if not isinstance(slug, str) or not _SLUG.fullmatch(slug):
         return None
-    return league_service.league_by_slug(slug)
+    return league_by_slug(slug)
 
 
 def readable_league(slug: str) -> League:

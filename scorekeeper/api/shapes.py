@@ -20,17 +20,17 @@ from pydantic import (
 )
 
 from scorekeeper.engine import MAX_DEAL_SCORE, MIN_DEAL_SCORE, DifferenceRule, Preset, SkunkRule
-from scorekeeper.engine.rules import MAX_STAKE, MAX_TARGET, MIN_TARGET, PRESETS
-from scorekeeper.engine.tally import MAX_STARS_OUT, MESSAGES
-from scorekeeper.league.queries import STATUSES
-from scorekeeper.names import MAX_NAME_LENGTH
-from scorekeeper.table.counted_cards import (
+from scorekeeper.engine.counted_cards import (
     HAND_CLASSES,
     MAX_COUNT,
     MAX_SETS,
     BadCards,
     CountedCards,
 )
+from scorekeeper.engine.rules import MAX_STAKE, MAX_TARGET, MIN_TARGET, PRESETS
+from scorekeeper.engine.tally import MAX_STARS_OUT, MESSAGES
+from scorekeeper.league.queries import STATUSES
+from scorekeeper.names import MAX_NAME_LENGTH
 
 from .reading import (
     WHOLE,

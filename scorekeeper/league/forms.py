@@ -1,4 +1,4 @@
-"""The league pages' forms: seasons, imports, and settling up between two players."""
+"""The league pages' forms: players, seasons, imports, and settling up between two players."""
 
 from flask_wtf.file import FileField, FileRequired
 from wtforms import (
@@ -23,13 +23,21 @@ from wtforms.widgets import HiddenInput
 
 from scorekeeper.league.queries import MAX_ID
 from scorekeeper.league.seasons import LAST_SEASON_DAY, MAX_SEASON_NAME
-from scorekeeper.messages import ROLE_LABELS
 from scorekeeper.models import Role
 from scorekeeper.table.forms import RulesForm
 from scorekeeper.values import EARLIEST_DAY
-from scorekeeper.web.forms import Form, squeezed, visible
+from scorekeeper.web.forms import Form, name_validators, squeezed, visible
+from scorekeeper.web.messages import ROLE_LABELS
 from scorekeeper.web.translation import gettext
 from scorekeeper.web.translation import lazy_gettext as _l
+
+
+class PlayerForm(Form):
+    name = StringField(
+        _l("Name"), validators=name_validators(_l("Enter a name.")), filters=[squeezed]
+    )
+    submit = SubmitField(_l("Add player"))
+
 
 #: A browser's date picker offers only the days a season may have (seasons.check_season).
 SEASON_DAYS = {"min": EARLIEST_DAY.isoformat(), "max": LAST_SEASON_DAY.isoformat()}

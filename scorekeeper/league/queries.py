@@ -14,7 +14,6 @@ from sqlalchemy import and_, or_, select, true, tuple_, union_all
 from sqlalchemy.orm import joinedload
 from sqlalchemy.sql.elements import ColumnElement
 
-from scorekeeper.league.stats import season_range
 from scorekeeper.models import (
     FINISHED,
     IN_PROGRESS,
@@ -26,6 +25,7 @@ from scorekeeper.models import (
     User,
     db,
 )
+from scorekeeper.records.totals import season_range
 
 PAGE_SIZE = 25
 

@@ -10,16 +10,16 @@ from sqlalchemy import select
 
 from scorekeeper.database import writing
 from scorekeeper.errors import NotFound, ServiceError
-from scorekeeper.league import stats as league_stats
 from scorekeeper.league.queries import MAX_ID
 from scorekeeper.models import Season, db
 from scorekeeper.names import check_printable, squeeze
+from scorekeeper.records import totals
 from scorekeeper.values import EARLIEST_DAY
 from scorekeeper.web.translation import gettext
 
 MAX_SEASON_NAME = 60
 #: The last day a season may end on: far enough ahead for any plan, and a day with a day
-#: after it, where :func:`league_stats.season_range` ends the season.
+#: after it, where :func:`..records.totals.season_range` ends the season.
 LAST_SEASON_DAY = date(2999, 12, 31)
 
 
@@ -86,7 +86,7 @@ def _checked(league_id: int, name: str, starts_on: date, ends_on: date, *, own: 
 def add_season(league_id: int, name: str, starts_on: date, ends_on: date) -> Season:
     """A new season; seasons may overlap (a year, and a summer inside it)."""
     with writing():
-        league_stats.lock_league(league_id)
+        totals.lock_league(league_id)
         season = Season(
             league_id=league_id,
             name=_checked(league_id, name, starts_on, ends_on),
@@ -95,7 +95,7 @@ def add_season(league_id: int, name: str, starts_on: date, ends_on: date) -> Sea
         )
         db.session.add(season)
         db.session.flush()
-        league_stats.refresh_season(season)
+        totals.refresh_season(season)
     return season
 
 
@@ -104,14 +104,14 @@ def update_season(
 ) -> Season:
     """Rename a season or move its dates; its standings are added up again."""
     with writing():
-        league_stats.lock_league(league_id)
+        totals.lock_league(league_id)
         season = season_in(league_id, season_id)
         if season is None:
             raise NotFound(gettext("There is no such season."))
         season.name = _checked(league_id, name, starts_on, ends_on, own=season.id)
         season.starts_on, season.ends_on = starts_on, ends_on
         db.session.flush()
-        league_stats.refresh_season(season)
+        totals.refresh_season(season)
     return season
 
 

@@ -1,64 +1,18 @@
-"""Leagues: finding, creating and changing one, its members, and its games for the pages."""
+"""Leagues: creating and changing one, its games for the pages, and settling up between
+two players (marking their unpaid games paid together)."""
 
-import re
-import unicodedata
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from sqlalchemy import func, select
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import joinedload
 
-from scorekeeper.accounts.permissions import forget_roles
 from scorekeeper.database import writing
-from scorekeeper.errors import ServiceError
-from scorekeeper.models import Game, League, Membership, Player, Role, User, db
+from scorekeeper.errors import NotFound, ServiceError
+from scorekeeper.models import Game, League, Membership, Player, Role, db
 from scorekeeper.names import check_printable, squeeze
+from scorekeeper.records.leagues import slugify
+from scorekeeper.table import service as game_service
 from scorekeeper.web.translation import gettext
-
-DEFAULT_LEAGUE_NAME = "Our table"
-
-
-#: The longest league address (``league.slug``'s column), a ``-2`` to tell names apart included.
-MAX_SLUG = 60
-
-
-def slugify(name: str, suffix: str = "") -> str:
-    """A league's address from its name: ``Friday club`` → ``friday-club``; ``suffix`` (``-2``)
-    is kept within :data:`MAX_SLUG` by shortening the name's part."""
-    ascii_name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
-    base = re.sub(r"[^a-z0-9]+", "-", ascii_name.lower()).strip("-") or "league"
-    return base[: MAX_SLUG - len(suffix)].rstrip("-") + suffix
-
-
-def default_league() -> League | None:
-    return db.session.scalars(select(League).order_by(League.id).limit(1)).first()
-
-
-def ensure_default_league() -> League:
-    """The first start creates a league, so casual players never think about leagues.
-
-    It is private: the app is reachable from the whole network, and who owes whom is
-    the table's business until its administrator makes the league public.
-    """
-    league = default_league()
-    if league is not None:
-        return league
-    try:
-        with writing():
-            db.session.add(
-                League(slug=slugify(DEFAULT_LEAGUE_NAME), name=DEFAULT_LEAGUE_NAME, public=False)
-            )
-    except IntegrityError:
-        pass  # another process made it first
-    league = default_league()
-    assert league is not None
-    return league
-
-
-def league_by_slug(slug: str) -> League | None:
-    if "\x00" in slug:  # never in a slug, and PostgreSQL can't even compare one
-        return None
-    return db.session.scalars(select(League).where(League.slug == slug)).first()
 
 
 def games_of_leagues(
@@ -110,29 +64,18 @@ def update_league(league_id: int, *, name: str, public: bool, defaults: dict | N
         league.name, league.public, league.defaults = cleaned, public, defaults
 
 
-def members(league_id: int) -> list[tuple[User, Role]]:
-    rows = db.session.execute(
-        select(User, Membership.role)
-        .join(Membership, Membership.user_id == User.id)
-        .where(Membership.league_id == league_id)
-        .order_by(User.username_key)
-    )
-    return [(user, Role(role)) for user, role in rows]
+def mark_games_paid(league_id: int, versions: Mapping[int, int | None]) -> list[Game]:
+    """Settle several games of a league at once (two players settling up): all, or none.
 
-
-def set_membership(league_id: int, user_id: int, role: Role | None) -> None:
-    """Give the user a role in the league, change it, or (``None``) remove them."""
-    forget_roles()
+    ``versions`` maps each game to the version the page showed, so an amount
+    that changed since then is not marked paid unseen.
+    """
     with writing():
-        membership = db.session.scalars(
-            select(Membership).where(
-                Membership.league_id == league_id, Membership.user_id == user_id
-            )
-        ).first()
-        if role is None:
-            if membership is not None:
-                db.session.delete(membership)
-        elif membership is None:
-            db.session.add(Membership(league_id=league_id, user_id=user_id, role=int(role)))
-        else:
-            membership.role = int(role)
+        games = [
+            game_service.locked_game(game_id, versions[game_id]) for game_id in sorted(versions)
+        ]
+        for game in games:
+            if game.league_id != league_id:
+                raise NotFound(gettext("There is no such game in this league."))
+            game_service.record_payment(game)
+    return games

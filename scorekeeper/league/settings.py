@@ -1,12 +1,16 @@
-"""League administration: new leagues, settings, members and their roles."""
+"""League administration: new leagues, settings, members and their roles, seasons."""
+
+from typing import Any
 
 from flask import Blueprint, abort, flash, make_response, redirect, render_template, url_for
 from werkzeug.wrappers import Response
 
+from scorekeeper.accounts import invitations as invitation_service
+from scorekeeper.accounts import members as member_service
 from scorekeeper.accounts import users as user_service
-from scorekeeper.accounts.permissions import acting_user, require_role, require_site_admin
+from scorekeeper.accounts.permissions import acting_user, league_or_404, require_site_admin
 from scorekeeper.errors import NotFound, ServiceError
-from scorekeeper.league import invitations as invitation_service
+from scorekeeper.league import seasons as season_service
 from scorekeeper.league import service as league_service
 from scorekeeper.league.forms import (
     InvitationForm,
@@ -14,21 +18,14 @@ from scorekeeper.league.forms import (
     LeagueForm,
     MemberForm,
     RoleForm,
+    SeasonForm,
 )
-from scorekeeper.messages import role_label
 from scorekeeper.models import League, Role, User, db
 from scorekeeper.web.forms import ButtonForm
+from scorekeeper.web.messages import role_label
 from scorekeeper.web.translation import gettext
 
 bp = Blueprint("admin", __name__)
-
-
-def _league_for_admin(slug: str) -> League:
-    league = league_service.league_by_slug(slug)
-    if league is None:
-        abort(404)
-    require_role(league, Role.ADMIN)
-    return league
 
 
 @bp.route("/leagues/new", methods=["GET", "POST"])
@@ -53,7 +50,7 @@ def new_league() -> str | Response:
 @bp.route("/leagues/<slug>/settings", methods=["GET", "POST"])
 def settings(slug: str) -> str | Response:
     """The league's name, whether outsiders may read it, and its defaults for new games."""
-    league = _league_for_admin(slug)
+    league = league_or_404(slug, Role.ADMIN)
     form = LeagueForm(obj=league, prefix="league")
     defaults = LeagueDefaultsForm.from_defaults(league.defaults, prefix="defaults")
     if filled := defaults.refilled(
@@ -88,7 +85,7 @@ def settings(slug: str) -> str | Response:
 @bp.route("/leagues/<slug>/members", methods=["GET", "POST"])
 def members(slug: str) -> str | Response:
     """Who belongs to the league, with what role; add a member (creating the account)."""
-    league = _league_for_admin(slug)
+    league = league_or_404(slug, Role.ADMIN)
     form = MemberForm()
     if form.validate_on_submit():
         username, role = form.username.data or "", Role(int(form.role.data))
@@ -104,7 +101,7 @@ def members(slug: str) -> str | Response:
                         field="password",
                     )
                 user = user_service.create_user(username, form.password.data)
-            league_service.set_membership(league.id, user.id, role)
+            member_service.set_membership(league.id, user.id, role)
         except ServiceError as error:
             field = form.password if error.field == "password" else form.username
             field.errors = [error.message]
@@ -131,7 +128,7 @@ def _members_page(
         "league/members.html",
         league=league,
         form=form,
-        members=league_service.members(league.id),
+        members=member_service.members(league.id),
         role_form=RoleForm,
         invite_form=invite_form,
         invitations=invitation_service.open_invitations(league.id),
@@ -143,7 +140,7 @@ def _members_page(
 @bp.post("/leagues/<slug>/invitations")
 def invite(slug: str) -> Response | tuple[str, int]:
     """Make an invitation link; the page shows it this once (its token is not kept)."""
-    league = _league_for_admin(slug)
+    league = league_or_404(slug, Role.ADMIN)
     form = InvitationForm()
     empty = MemberForm(formdata=None)
     if not form.validate_on_submit():
@@ -167,7 +164,7 @@ def invite(slug: str) -> Response | tuple[str, int]:
 @bp.post("/leagues/<slug>/invitations/<int:invitation_id>/withdraw")
 def withdraw_invitation(slug: str, invitation_id: int) -> Response:
     """Withdraw an open invitation: its link opens nothing any more."""
-    league = _league_for_admin(slug)
+    league = league_or_404(slug, Role.ADMIN)
     if not ButtonForm().validate_on_submit():
         abort(400)
     try:
@@ -181,15 +178,84 @@ def withdraw_invitation(slug: str, invitation_id: int) -> Response:
 @bp.post("/leagues/<slug>/members/<int:user_id>")
 def change_member(slug: str, user_id: int) -> Response:
     """Change a member's role, or remove them from the league."""
-    league = _league_for_admin(slug)
+    league = league_or_404(slug, Role.ADMIN)
     user = db.get_or_404(User, user_id)
     form = RoleForm(prefix=f"m{user.id}")
     if not form.validate_on_submit() or form.role.data is None:
         abort(400)
     role = None if form.role.data == "remove" else Role(int(form.role.data))
-    league_service.set_membership(league.id, user.id, role)
+    member_service.set_membership(league.id, user.id, role)
     if role is None:
         flash(gettext("%(name)s: removed.", name=user.username))
     else:
         flash(gettext("%(name)s: %(role)s.", name=user.username, role=role_label(role).lower()))
     return redirect(url_for(".members", slug=slug))
+
+
+@bp.route("/leagues/<slug>/seasons", methods=["GET", "POST"])
+def seasons(slug: str) -> str | Response | tuple[str, int]:
+    """The league's seasons, and a form to add one (league admins)."""
+    league = league_or_404(slug, Role.ADMIN)
+    form = SeasonForm()
+    if form.validate_on_submit():
+        assert form.starts_on.data
+        assert form.ends_on.data
+        try:
+            season = season_service.add_season(
+                league.id, form.name.data or "", form.starts_on.data, form.ends_on.data
+            )
+        except ServiceError as error:
+            _field(form, error.field).errors = [error.message]
+        else:
+            flash(gettext("Season %(name)s added.", name=season.name))
+            return redirect(url_for(".seasons", slug=slug))
+    status = 422 if form.errors else 200
+    return render_template(
+        "league/seasons.html",
+        league=league,
+        form=form,
+        seasons=season_service.seasons_of(league.id),
+        delete_form=ButtonForm(formdata=None),
+    ), status
+
+
+def _field(form: SeasonForm, name: str | None) -> Any:
+    return getattr(form, name or "name", form.name)
+
+
+@bp.route("/leagues/<slug>/seasons/<int:season_id>", methods=["GET", "POST"])
+def edit_season(slug: str, season_id: int) -> str | Response | tuple[str, int]:
+    """Rename a season or change its dates (league admins)."""
+    league = league_or_404(slug, Role.ADMIN)
+    season = season_service.season_in(league.id, season_id) or abort(404)
+    form = SeasonForm(obj=season)
+    if form.validate_on_submit():
+        assert form.starts_on.data
+        assert form.ends_on.data
+        try:
+            season_service.update_season(
+                league.id, season.id, form.name.data or "", form.starts_on.data, form.ends_on.data
+            )
+        except ServiceError as error:
+            _field(form, error.field).errors = [error.message]
+        else:
+            flash(gettext("Season saved; its standings are added up again."))
+            return redirect(url_for(".seasons", slug=slug))
+    status = 422 if form.errors else 200
+    return render_template(
+        "league/edit_season.html", league=league, season=season, form=form
+    ), status
+
+
+@bp.post("/leagues/<slug>/seasons/<int:season_id>/delete")
+def delete_season(slug: str, season_id: int) -> Response:
+    """Remove a season (its games stay)."""
+    league = league_or_404(slug, Role.ADMIN)
+    if not ButtonForm().validate_on_submit():
+        abort(400)
+    try:
+        season_service.delete_season(league.id, season_id)
+    except NotFound:
+        abort(404)
+    flash(gettext("Season removed; its games stay in the league."))
+    return redirect(url_for(".seasons", slug=slug))

@@ -1,10 +1,6 @@
 """The league: standings, players, head-to-head, every past game, who owes whom, seasons,
 export and import."""
 
-import io
-import json
-import shutil
-import tempfile
 import uuid
 from typing import Any
 
@@ -15,16 +11,20 @@ from flask import (
     redirect,
     render_template,
     request,
-    stream_template,
-    stream_with_context,
     url_for,
 )
 from werkzeug.wrappers import Response
 
-from scorekeeper import messages
-from scorekeeper.accounts.permissions import acting_user, may, require_read, require_role
+from scorekeeper.accounts.permissions import (
+    acting_user,
+    can_read,
+    league_or_404,
+    may,
+    require_role,
+    scorekeeping_leagues,
+)
 from scorekeeper.engine import Preset
-from scorekeeper.errors import Conflict, NotFound, ServiceError
+from scorekeeper.errors import Conflict, ServiceError
 from scorekeeper.league import balances as balance_queries
 from scorekeeper.league import queries
 from scorekeeper.league import seasons as season_service
@@ -32,42 +32,21 @@ from scorekeeper.league import service as league_service
 from scorekeeper.league import standings as standing_queries
 from scorekeeper.league import tonight as tonight_service
 from scorekeeper.league.charts import trend_chart
-from scorekeeper.league.forms import ImportForm, SeasonForm, SettleForm, StartRoundForm
-from scorekeeper.league.transfer import export_csv as csv_export
-from scorekeeper.league.transfer import export_json as json_export
-from scorekeeper.league.transfer.plan import ImportPlan, ImportProblems, read_text
-from scorekeeper.league.transfer.read_csv import parse_csv
-from scorekeeper.league.transfer.read_json import parse_json
-from scorekeeper.league.transfer.save import check_league_empty, run_import
-from scorekeeper.models import IN_PROGRESS, League, Player, Role, Season
-from scorekeeper.table import service as game_service
+from scorekeeper.league.forms import PlayerForm, SettleForm, StartRoundForm
+from scorekeeper.models import FINISHED, IN_PROGRESS, League, Player, Role, Season
+from scorekeeper.records import players as player_service
+from scorekeeper.records.leagues import ensure_default_league
+from scorekeeper.web import messages
 from scorekeeper.web.formatting import money
-from scorekeeper.web.forms import ButtonForm
-from scorekeeper.web.security import allows_body
 from scorekeeper.web.translation import gettext, ngettext
 
 bp = Blueprint("leagues", __name__)
-
-#: The largest file an import reads (a season of thousands of games is far smaller).
-MAX_IMPORT_BYTES = 50 * 1024 * 1024
 
 
 def _id_arg(name: str) -> int | None:
     """A row id from the query string; None when absent or not a possible id."""
     value = request.args.get(name, type=int)
     return value if value is not None and 0 < value <= queries.MAX_ID else None
-
-
-def _league(slug: str, role: Role | None = None) -> League:
-    """The league, if it exists and the user may read it (or has ``role`` in it)."""
-    league = league_service.league_by_slug(slug)
-    if league is None:
-        abort(404)
-    if role is None:
-        require_read(league)
-    else:
-        require_role(league, role)
-    return league
 
 
 def _player(league: League, player_id: int | None) -> Player:
@@ -95,6 +74,54 @@ def _season(league: League) -> Season | None:
     return season
 
 
+@bp.get("/")
+def front() -> str:
+    """What to do first; the games in progress one keeps score in; the default league's games."""
+    league = ensure_default_league()
+    readable = can_read(league)
+    kept = scorekeeping_leagues()
+    shown = kept or ([league] if readable else [])
+    games = league_service.games_of_leagues([found.id for found in shown], status=IN_PROGRESS)
+    return render_template(
+        "league/front.html",
+        league=league,
+        readable=readable,
+        kept=kept,
+        shown=shown,
+        # Each league's games under its name, when there are several leagues.
+        in_progress=[
+            (found, ongoing)
+            for found in shown
+            if (ongoing := [game for game in games if game.league_id == found.id])
+        ],
+        finished=(
+            league_service.games_of_leagues([league.id], status=FINISHED, limit=10)
+            if readable
+            else []
+        ),
+    )
+
+
+@bp.route("/leagues/<slug>/players", methods=["GET", "POST"])
+def players(slug: str) -> str | Response:
+    """The league's players, and a form to add one."""
+    league = league_or_404(slug)
+    form = PlayerForm()
+    if form.is_submitted():
+        require_role(league, Role.ADMIN)
+    if form.validate_on_submit():
+        try:
+            player = player_service.add_player(league.id, form.name.data or "")
+        except ServiceError as error:
+            form.name.errors = [error.message]
+        else:
+            flash(gettext("%(player)s joined %(league)s.", player=player.name, league=league.name))
+            return redirect(url_for(".players", slug=slug))
+    return render_template(
+        "league/players.html", league=league, form=form, can_admin=may(league, Role.ADMIN)
+    )
+
+
 @bp.get("/leagues")
 def index() -> str:
     """The leagues this visitor may read."""
@@ -104,7 +131,7 @@ def index() -> str:
 @bp.get("/leagues/<slug>")
 def home(slug: str) -> str:
     """Standings, sortable by any column, for all time or a season; the newest games."""
-    league = _league(slug)
+    league = league_or_404(slug)
     season = _season(league)
     sort = request.args.get("sort", standing_queries.DEFAULT_SORT)
     if sort not in standing_queries.SORTS:
@@ -134,7 +161,7 @@ def _ids(values: list[str]) -> list[int]:
 @bp.route("/leagues/<slug>/tonight", methods=["GET", "POST"])
 def tonight(slug: str) -> str | Response | tuple[str, int]:
     """Tick who is here; the pairings of the next round; one tap starts all its games."""
-    league = _league(slug, Role.SCOREKEEPER)
+    league = league_or_404(slug, Role.SCOREKEEPER)
     asked = request.form if request.method == "POST" else request.args
     here = tonight_service.players_here(league.id, _ids(asked.getlist("here")))
     form = StartRoundForm()
@@ -182,7 +209,7 @@ def tonight(slug: str) -> str | Response | tuple[str, int]:
 @bp.get("/leagues/<slug>/players/<int:player_id>")
 def player(slug: str, player_id: int) -> str:
     """A player's record, net money and rating over time, opponents, best and worst games."""
-    league = _league(slug)
+    league = league_or_404(slug)
     found = _player(league, player_id)
     summary = standing_queries.player_summary(found)
     trend = summary.trend
@@ -205,7 +232,7 @@ def player(slug: str, player_id: int) -> str:
 @bp.get("/leagues/<slug>/head-to-head")
 def head_to_head(slug: str) -> str:
     """Any two players: games, wins each, net money between them, their games."""
-    league = _league(slug)
+    league = league_or_404(slug)
     first_id, second_id = _id_arg("a"), _id_arg("b")
     first = queries.player_in(league.id, first_id)
     second = queries.player_in(league.id, second_id)
@@ -232,7 +259,7 @@ def head_to_head(slug: str) -> str:
 @bp.get("/leagues/<slug>/games")
 def games(slug: str) -> str:
     """Every game, newest first, by player, opponent, season, status and rules; keyset pages."""
-    league = _league(slug)
+    league = league_or_404(slug)
     player_id = _id_arg("player")
     opponent_id = _id_arg("opponent") if player_id else None
     status = request.args.get("status") or None
@@ -279,7 +306,7 @@ def _filter_args(filters: queries.GameFilters) -> dict[str, Any]:
 @bp.get("/leagues/<slug>/owes")
 def owes(slug: str) -> str:
     """Who owes whom: unpaid settlements netted per pair, and the latest payments."""
-    league = _league(slug)
+    league = league_or_404(slug)
     return render_template(
         "league/owes.html",
         league=league,
@@ -292,7 +319,7 @@ def owes(slug: str) -> str:
 @bp.get("/leagues/<slug>/owes/<int:first_id>/<int:second_id>")
 def balance(slug: str, first_id: int, second_id: int) -> str:
     """What two players owe each other, the unpaid games behind it, and marking them paid."""
-    league = _league(slug)
+    league = league_or_404(slug)
     return _render_balance(league, *_pair(league, first_id, second_id))
 
 
@@ -324,7 +351,7 @@ def _render_balance(league: League, first: Player, second: Player) -> str:
 @bp.post("/leagues/<slug>/owes/<int:first_id>/<int:second_id>")
 def settle_up(slug: str, first_id: int, second_id: int) -> str | Response | tuple[str, int]:
     """Mark the unpaid games between two players paid, all together, as the page showed them."""
-    league = _league(slug, Role.SCOREKEEPER)
+    league = league_or_404(slug, Role.SCOREKEEPER)
     first, second = _pair(league, first_id, second_id)
     form = SettleForm()
     if not form.validate_on_submit():
@@ -336,7 +363,7 @@ def settle_up(slug: str, first_id: int, second_id: int) -> str | Response | tupl
         flash(gettext("These games changed since the page was loaded; here they are now."), "error")
         return _render_balance(league, first, second), 409
     try:
-        game_service.mark_games_paid(league.id, {game.id: game.version for game in unpaid})
+        league_service.mark_games_paid(league.id, {game.id: game.version for game in unpaid})
     except ServiceError as error:
         flash(error.message, "error")
         return _render_balance(league, first, second), 409
@@ -347,152 +374,6 @@ def settle_up(slug: str, first_id: int, second_id: int) -> str | Response | tupl
 @bp.get("/leagues/<slug>/payments")
 def payments(slug: str) -> str:
     """Every payment marked, latest first."""
-    league = _league(slug)
+    league = league_or_404(slug)
     page = balance_queries.payments(league.id, after=_id_arg("after"))
     return render_template("league/payments.html", league=league, page=page)
-
-
-@bp.route("/leagues/<slug>/seasons", methods=["GET", "POST"])
-def seasons(slug: str) -> str | Response | tuple[str, int]:
-    """The league's seasons, and a form to add one (league admins)."""
-    league = _league(slug, Role.ADMIN)
-    form = SeasonForm()
-    if form.validate_on_submit():
-        assert form.starts_on.data
-        assert form.ends_on.data
-        try:
-            season = season_service.add_season(
-                league.id, form.name.data or "", form.starts_on.data, form.ends_on.data
-            )
-        except ServiceError as error:
-            _field(form, error.field).errors = [error.message]
-        else:
-            flash(gettext("Season %(name)s added.", name=season.name))
-            return redirect(url_for(".seasons", slug=slug))
-    status = 422 if form.errors else 200
-    return render_template(
-        "league/seasons.html",
-        league=league,
-        form=form,
-        seasons=season_service.seasons_of(league.id),
-        delete_form=ButtonForm(formdata=None),
-    ), status
-
-
-def _field(form: SeasonForm, name: str | None) -> Any:
-    return getattr(form, name or "name", form.name)
-
-
-@bp.route("/leagues/<slug>/seasons/<int:season_id>", methods=["GET", "POST"])
-def edit_season(slug: str, season_id: int) -> str | Response | tuple[str, int]:
-    """Rename a season or change its dates (league admins)."""
-    league = _league(slug, Role.ADMIN)
-    season = season_service.season_in(league.id, season_id) or abort(404)
-    form = SeasonForm(obj=season)
-    if form.validate_on_submit():
-        assert form.starts_on.data
-        assert form.ends_on.data
-        try:
-            season_service.update_season(
-                league.id, season.id, form.name.data or "", form.starts_on.data, form.ends_on.data
-            )
-        except ServiceError as error:
-            _field(form, error.field).errors = [error.message]
-        else:
-            flash(gettext("Season saved; its standings are added up again."))
-            return redirect(url_for(".seasons", slug=slug))
-    status = 422 if form.errors else 200
-    return render_template(
-        "league/edit_season.html", league=league, season=season, form=form
-    ), status
-
-
-@bp.post("/leagues/<slug>/seasons/<int:season_id>/delete")
-def delete_season(slug: str, season_id: int) -> Response:
-    """Remove a season (its games stay)."""
-    league = _league(slug, Role.ADMIN)
-    if not ButtonForm().validate_on_submit():
-        abort(400)
-    try:
-        season_service.delete_season(league.id, season_id)
-    except NotFound:
-        abort(404)
-    flash(gettext("Season removed; its games stay in the league."))
-    return redirect(url_for(".seasons", slug=slug))
-
-
-@bp.get("/leagues/<slug>/export.csv")
-def export_csv(slug: str) -> Response:
-    """The league's deals as CSV, one row per deal (the import format)."""
-    league = _league(slug)
-    rows = stream_with_context(csv_export.export_csv(league.id))
-    return Response(
-        rows,
-        mimetype="text/csv",
-        headers={"Content-Disposition": f'attachment; filename="{league.slug}-deals.csv"'},
-    )
-
-
-@bp.get("/leagues/<slug>/export.json")
-def export_json(slug: str) -> Response:
-    """The league's games as JSON: everything needed to make them again."""
-    league = _league(slug)
-    return Response(
-        json.dumps(json_export.export_json(league), indent=1, ensure_ascii=False),
-        mimetype="application/json",
-        headers={"Content-Disposition": f'attachment; filename="{league.slug}.json"'},
-    )
-
-
-@bp.route("/leagues/<slug>/import", methods=["GET", "POST"])
-@allows_body(MAX_IMPORT_BYTES + 1024 * 1024)  # the file and the multipart around it
-def import_games(slug: str) -> str | Response | tuple[str, int]:
-    """Import paper score cards (CSV) or a league export (JSON); all or nothing."""
-    league = _league(slug, Role.ADMIN)
-    form = ImportForm()
-    if not form.validate_on_submit():
-        return render_template("league/import.html", league=league, form=form), (
-            422 if form.errors else 200
-        )
-    try:
-        plan = _read_import(league, form)
-    except ImportProblems as problems:
-        return render_template(
-            "league/import.html", league=league, form=form, problems=problems.problems
-        ), 422
-    progress = run_import(league.id, plan)
-    return Response(
-        stream_template("league/import_progress.html", league=league, progress=progress),
-        mimetype="text/html",
-    )
-
-
-def _read_import(league: League, form: ImportForm) -> ImportPlan:
-    upload = form.file.data.stream  # spooled to a temporary file: read as a stream
-    upload.seek(0, io.SEEK_END)
-    if upload.tell() > MAX_IMPORT_BYTES:
-        raise ImportProblems([gettext("The file is larger than 50 MB; split it in parts.")])
-    upload.seek(0)
-    if form.format.data != "json":
-        # The import reads the file again as it saves, after the request's own copy is
-        # closed: it reads a copy of its own, on disk, closed when the import is done.
-        spooled = tempfile.TemporaryFile()  # noqa: SIM115 (the import closes it)
-        copy = io.TextIOWrapper(spooled, encoding="utf-8-sig", newline="")
-        try:
-            shutil.copyfileobj(upload, copy.buffer)
-            return parse_csv(copy)
-        except BaseException:
-            copy.close()
-            raise
-    text = read_text(upload.read())
-    try:
-        loaded = json.loads(text)
-    except ValueError as error:
-        raise ImportProblems([gettext("The file is not JSON: %(error)s.", error=error)]) from None
-    except RecursionError:
-        raise ImportProblems(
-            [gettext("The file is nested too deeply to be a league export.")]
-        ) from None
-    plan = parse_json(loaded)
-    check_league_empty(league.id)
-    return plan

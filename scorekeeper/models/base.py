@@ -1,26 +1,13 @@
-"""The database object, the declarative base, and helpers every model uses."""
+"""The model base class, and helpers every model uses (the database object is one of the
+app's extensions: :mod:`scorekeeper.extensions`)."""
 
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Annotated
 
-from flask_sqlalchemy import SQLAlchemy
-from sqlalchemy import BigInteger, MetaData
-from sqlalchemy.orm import DeclarativeBase, mapped_column
+from sqlalchemy import BigInteger
+from sqlalchemy.orm import mapped_column
 
-NAMING_CONVENTION = {
-    "ix": "ix_%(column_0_label)s",
-    "uq": "uq_%(table_name)s_%(column_0_name)s",
-    "ck": "ck_%(table_name)s_%(constraint_name)s",
-    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
-    "pk": "pk_%(table_name)s",
-}
-
-
-class Base(DeclarativeBase):
-    metadata = MetaData(naming_convention=NAMING_CONVENTION)
-
-
-db = SQLAlchemy(model_class=Base)
+from scorekeeper.extensions import Base, db
 
 if TYPE_CHECKING:  # db.Model is made at run time; to a type checker it is our Base
     Model = Base

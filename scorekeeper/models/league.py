@@ -3,7 +3,7 @@
 :class:`GameResult` holds one row per player per finished game; the records
 (:class:`PlayerRecord` for all time, :class:`SeasonRecord` per season,
 :class:`PairRecord` per opponent) add those rows up. All of them are derived,
-kept up to date by :mod:`scorekeeper.league.stats` in the same transaction as
+kept up to date by :mod:`scorekeeper.records.results` in the same transaction as
 every change to a game or its payment, so a league page reads a few rows instead of replaying
 or re-adding its history.
 """
@@ -160,7 +160,7 @@ Index("ix_game_player1_played", Game.player1_id, Game.played_at, Game.id)
 Index("ix_game_pair_played", Game.player0_id, Game.player1_id, Game.played_at, Game.id)
 Index("ix_game_pair_newest", Game.player0_id, Game.player1_id, Game.id)
 Index("ix_game_league_paid", Game.league_id, Game.paid_at)
-# A change to a game re-adds its pair's head-to-head record (league_stats.refresh_pairs)
+# A change to a game re-adds its pair's head-to-head record (records.totals.refresh_pairs)
 # from the pair's results, read from this index alone, however long their history.
 Index(
     "ix_game_result_pair",

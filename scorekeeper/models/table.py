@@ -14,9 +14,9 @@ from sqlalchemy.engine.default import DefaultExecutionContext
 from sqlalchemy.orm import Mapped, Mapper, mapped_column, relationship
 
 from scorekeeper.engine import DifferenceRule, Preset, Rules, Seat, SkunkRule, Stakes, Tally
+from scorekeeper.engine.counted_cards import CountedCards
 from scorekeeper.names import MAX_KEY_LENGTH
 from scorekeeper.names import key as name_key
-from scorekeeper.table.counted_cards import CountedCards
 
 from .base import Cents, Model, utcnow
 

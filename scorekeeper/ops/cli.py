@@ -8,8 +8,8 @@ from scorekeeper import database
 from scorekeeper.accounts import tokens as token_service
 from scorekeeper.accounts import users as user_service
 from scorekeeper.errors import ServiceError
-from scorekeeper.league.service import ensure_default_league
 from scorekeeper.ops import backup
+from scorekeeper.records.leagues import ensure_default_league
 
 
 @click.command("init-db")

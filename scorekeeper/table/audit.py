@@ -15,6 +15,7 @@ from sqlalchemy import inspect
 from scorekeeper.accounts.permissions import current_actor
 from scorekeeper.engine.money import format_money
 from scorekeeper.models import AuditAction, AuditEvent, Game, User, db
+from scorekeeper.web.messages import unread_text
 
 #: The action of a game imported from a file; its user is who imported it.
 IMPORTED: Final = AuditAction.GAME_IMPORTED
@@ -73,12 +74,6 @@ def summary(event: AuditEvent) -> str:
         return _summary(event.action, event.params)
     except (KeyError, TypeError):
         return unread_text(event)
-
-
-def unread_text(event: AuditEvent) -> str:
-    """An event whose values can't be worded: the sentence it was kept with, if the
-    migration to values couldn't read it (``text``), else its action."""
-    return str(event.params.get("text") or event.action)
 
 
 def _summary(action: AuditAction, values: Mapping[str, Any]) -> str:

@@ -24,15 +24,15 @@ from wtforms.validators import ValidationError
 from wtforms.widgets import TextInput
 
 from scorekeeper.engine import CardSet, Count, Hand, PlayerCards, Rank, Seat
-from scorekeeper.messages import (
+from scorekeeper.engine.counted_cards import HAND_CLASSES, MAX_SETS, BadCards, CountedCards
+from scorekeeper.table.forms import GameChangeForm
+from scorekeeper.values import read_whole_number
+from scorekeeper.web.messages import (
     RANK_SYMBOLS,
     SPECIALS_HEADING,
     lazy_hand_field_label,
     problem_message,
 )
-from scorekeeper.table.counted_cards import HAND_CLASSES, MAX_SETS, BadCards, CountedCards
-from scorekeeper.table.forms import GameChangeForm
-from scorekeeper.values import read_whole_number
 from scorekeeper.web.translation import gettext
 from scorekeeper.web.translation import lazy_gettext as _l
 

@@ -10,9 +10,9 @@ from werkzeug.wrappers import Response
 
 from scorekeeper.accounts.permissions import require_role
 from scorekeeper.engine import Seat
+from scorekeeper.engine.counted_cards import HAND_CLASSES
 from scorekeeper.models import Game, Role, db
 from scorekeeper.table.count_forms import SHOWN_SET_ROWS, CountForm
-from scorekeeper.table.counted_cards import HAND_CLASSES
 from scorekeeper.table.forms import DealForm
 from scorekeeper.web.translation import gettext
 

@@ -36,23 +36,15 @@ from scorekeeper.engine import (
     tally_warnings,
     validate_tally,
 )
+from scorekeeper.engine.counted_cards import CountedCards
 from scorekeeper.engine.rules import MAX_STAKE, MAX_TARGET, MIN_TARGET
-from scorekeeper.messages import PRESET_LABELS, problem_message
-from scorekeeper.table.counted_cards import CountedCards
 from scorekeeper.values import NOT_AN_AMOUNT, read_amount, read_whole_number
 from scorekeeper.web.formatting import money as money_text
 from scorekeeper.web.forms import ButtonForm, Form, name_validators, squeezed
 from scorekeeper.web.languages import in_english
+from scorekeeper.web.messages import PRESET_LABELS, problem_message
 from scorekeeper.web.translation import gettext
 from scorekeeper.web.translation import lazy_gettext as _l
-
-
-class PlayerForm(Form):
-    name = StringField(
-        _l("Name"), validators=name_validators(_l("Enter a name.")), filters=[squeezed]
-    )
-    submit = SubmitField(_l("Add player"))
-
 
 SKUNK_CHOICES = [
     SelectChoice(

@@ -1,7 +1,7 @@
 """A game: start it, record, fix and take back deals, settle it (load -> engine -> persist)."""
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,9 +23,8 @@ from scorekeeper.engine import (
     replay,
     settle,
 )
+from scorekeeper.engine.counted_cards import CountedCards
 from scorekeeper.errors import Conflict, NotFound, ServiceError, StaleVersion
-from scorekeeper.league import stats as league_stats
-from scorekeeper.league.players import _new_player, clean_player_name, find_player
 from scorekeeper.models import (
     FINISHED,
     IN_PROGRESS,
@@ -39,8 +38,9 @@ from scorekeeper.models import (
     db,
     utcnow,
 )
+from scorekeeper.records import results, totals
+from scorekeeper.records.players import clean_player_name, find_player, new_player
 from scorekeeper.table import audit
-from scorekeeper.table.counted_cards import CountedCards
 from scorekeeper.web.translation import gettext
 
 
@@ -78,7 +78,7 @@ def start_game(
                     gettext("%(name)s is not a player in this league.", name=name),
                     f"players.{index}",
                 )
-            seats.append(player or _new_player(league_id, name))
+            seats.append(player or new_player(league_id, name))
         game = Game(
             league_id=league_id,
             player0=seats[0],
@@ -105,7 +105,7 @@ def rematch(game_id: int, *, token: str | None = None) -> tuple[Game, bool]:
     """
     with writing():
         # Locked first, so a retry of the same tap waits for this one and then sees its token.
-        game = _game_for_update(game_id, settled_ok=True)
+        game = locked_game(game_id, settled_ok=True)
         if token and (seen := db.session.get(SubmissionToken, token)) is not None:
             started = db.session.get(Game, seen.game_id)
             if started is not None and started.league_id == game.league_id:
@@ -158,12 +158,12 @@ def settlement(game: Game, card: Scorecard | None = None) -> Settlement | None:
     return settle(card, game.stakes) if card.finished else None
 
 
-def _game_for_update(game_id: int, version: int | None = None, *, settled_ok: bool = False) -> Game:
+def locked_game(game_id: int, version: int | None = None, *, settled_ok: bool = False) -> Game:
     """The game with its players, checked against a stale page and, unless ``settled_ok``,
     against a settled (locked) game.
 
     On PostgreSQL the statement locks the game's league, then the game: one writer of a
-    league's games and derived rows at a time (:mod:`league_stats` relies on it), in one
+    league's games and derived rows at a time (:mod:`..records.results` relies on it), in one
     round trip. The league is named first in ``OF``, which is the order the rows are
     locked in, so a writer never holds a game while it waits for its league (two that did
     could each wait for the other, as when several games are marked paid at once).
@@ -266,7 +266,7 @@ def _refresh(game: Game, tallies: Sequence[Tally]) -> None:
             )
     game.version += 1
     # Standings, ratings, head-to-head: same transaction.
-    league_stats.game_changed(game, was_finished=was_finished)
+    results.game_changed(game, was_finished=was_finished)
 
 
 def record_deal(
@@ -286,7 +286,7 @@ def record_deal(
     """
     read = _deals_read(game_id)
     with writing():
-        game = _game_for_update(game_id)  # taken first, so a concurrent retry sees our token
+        game = locked_game(game_id)  # taken first, so a concurrent retry sees our token
         if token and not _first_use(token, game_id):
             return game, False
         _check_version(game, version)
@@ -368,7 +368,7 @@ def edit_deal(
     A deal corrected by typing (no ``cards``) loses the cards it was counted from.
     """
     with writing():
-        game = _game_for_update(game_id, version)
+        game = locked_game(game_id, version)
         deal = _deal(game, number)
         tallies = [d.tally for d in game.deals]
         before = audit.tally_values(number, deal.tally)
@@ -389,7 +389,7 @@ def edit_deal(
 def delete_deal(game_id: int, number: int, *, version: int | None = None) -> Game:
     """Remove any deal; later deals move up one number."""
     with writing():
-        game = _game_for_update(game_id, version)
+        game = locked_game(game_id, version)
         deal = _deal(game, number)
         remaining = [d for d in game.deals if d is not deal]
         audit.record(
@@ -464,27 +464,14 @@ def stale_save(game: Game, version: int | None, tally: Tally | None = None) -> S
 def mark_paid(game_id: int, *, version: int | None = None) -> Game:
     """The loser has paid: the game is settled and locked."""
     with writing():
-        game = _game_for_update(game_id, version)
-        _record_payment(game)
+        game = locked_game(game_id, version)
+        record_payment(game)
     return game
 
 
-def mark_games_paid(league_id: int, versions: Mapping[int, int | None]) -> list[Game]:
-    """Settle several games of a league at once (two players settling up): all, or none.
-
-    ``versions`` maps each game to the version the page showed, so an amount
-    that changed since then is not marked paid unseen.
-    """
-    with writing():
-        games = [_game_for_update(game_id, versions[game_id]) for game_id in sorted(versions)]
-        for game in games:
-            if game.league_id != league_id:
-                raise NotFound(gettext("There is no such game in this league."))
-            _record_payment(game)
-    return games
-
-
-def _record_payment(game: Game) -> None:
+def record_payment(game: Game) -> None:
+    """Mark ``game`` (locked by :func:`locked_game`) paid by the acting user, in the audit
+    trail and in who owes whom."""
     if not game.finished:
         raise Conflict(gettext("Only a finished game can be marked paid."))
     game.paid_at = utcnow()
@@ -498,13 +485,13 @@ def _record_payment(game: Game) -> None:
         {"payer": payer, "amount": game.amount_due or 0},
         after={"paid_at": game.paid_at.isoformat(), "amount": game.amount_due},
     )
-    league_stats.payment_changed(game)  # who owes whom: same transaction
+    totals.payment_changed(game)  # who owes whom: same transaction
 
 
 def unlock(game_id: int, *, version: int | None = None) -> Game:
     """A league admin reopens a settled game for corrections; the payment mark is removed."""
     with writing():
-        game = _game_for_update(game_id, version, settled_ok=True)
+        game = locked_game(game_id, version, settled_ok=True)
         if not game.locked:
             raise Conflict(gettext("This game is not locked."))
         before = {"paid_at": game.paid_at.isoformat() if game.paid_at else None}
@@ -516,7 +503,7 @@ def unlock(game_id: int, *, version: int | None = None) -> Game:
             before=before,
             after={"paid_at": None},
         )
-        league_stats.payment_changed(game)
+        totals.payment_changed(game)
     return game
 
 

@@ -18,7 +18,7 @@ from werkzeug.wrappers import Response
 
 from scorekeeper.accounts.permissions import (
     acting_user,
-    can_read,
+    league_or_404,
     may,
     require_read,
     require_role,
@@ -26,12 +26,12 @@ from scorekeeper.accounts.permissions import (
     scorekeeping_leagues,
 )
 from scorekeeper.errors import Conflict, NotFound, ServiceError, StaleVersion
-from scorekeeper.league import players as player_service
-from scorekeeper.league import service as league_service
-from scorekeeper.models import FINISHED, IN_PROGRESS, Game, League, Role, db
+from scorekeeper.models import Game, League, Role, db
+from scorekeeper.records import players as player_service
+from scorekeeper.records.leagues import ensure_default_league
 from scorekeeper.table import service as game_service
 from scorekeeper.table.charts import running_totals_chart
-from scorekeeper.table.forms import DealForm, GameChangeForm, NewGameForm, PlayerForm, RematchForm
+from scorekeeper.table.forms import DealForm, GameChangeForm, NewGameForm, RematchForm
 from scorekeeper.web.formatting import number as points
 from scorekeeper.web.translation import gettext
 from scorekeeper.web.translation import lazy_gettext as _l
@@ -41,15 +41,6 @@ bp = Blueprint("table", __name__)
 CARDS_DROPPED = _l(
     "The scores were changed after counting, so the counted cards were not kept with the deal."
 )
-
-
-def _league_or_404(slug: str) -> League:
-    """The league, if it exists and the user may read it (else 404: private stays hidden)."""
-    league = league_service.league_by_slug(slug)
-    if league is None:
-        abort(404)
-    require_read(league)
-    return league
 
 
 def _game_or_404(game_id: int, role: Role | None = None) -> Game:
@@ -69,60 +60,12 @@ def _game_or_404(game_id: int, role: Role | None = None) -> Game:
     return game
 
 
-@bp.get("/")
-def home() -> str:
-    """What to do first; the games in progress one keeps score in; the default league's games."""
-    league = league_service.ensure_default_league()
-    readable = can_read(league)
-    kept = scorekeeping_leagues()
-    shown = kept or ([league] if readable else [])
-    games = league_service.games_of_leagues([found.id for found in shown], status=IN_PROGRESS)
-    return render_template(
-        "table/home.html",
-        league=league,
-        readable=readable,
-        kept=kept,
-        shown=shown,
-        # Each league's games under its name, when there are several leagues.
-        in_progress=[
-            (found, ongoing)
-            for found in shown
-            if (ongoing := [game for game in games if game.league_id == found.id])
-        ],
-        finished=(
-            league_service.games_of_leagues([league.id], status=FINISHED, limit=10)
-            if readable
-            else []
-        ),
-    )
-
-
-@bp.route("/leagues/<slug>/players", methods=["GET", "POST"])
-def players(slug: str) -> str | Response:
-    """The league's players, and a form to add one."""
-    league = _league_or_404(slug)
-    form = PlayerForm()
-    if form.is_submitted():
-        require_role(league, Role.ADMIN)
-    if form.validate_on_submit():
-        try:
-            player = player_service.add_player(league.id, form.name.data or "")
-        except ServiceError as error:
-            form.name.errors = [error.message]
-        else:
-            flash(gettext("%(player)s joined %(league)s.", player=player.name, league=league.name))
-            return redirect(url_for(".players", slug=slug))
-    return render_template(
-        "table/players.html", league=league, form=form, can_admin=may(league, Role.ADMIN)
-    )
-
-
 @bp.get("/games/new")
 def new_game_default() -> str | Response:
     """Start a game: straight to the one league the user keeps score in, else choose one."""
     if acting_user() is None:
         abort(401)  # to the sign-in page, and back here
-    league_service.ensure_default_league()  # a site administrator's first game, on a fresh install
+    ensure_default_league()  # a site administrator's first game, on a fresh install
     leagues = scorekeeping_leagues()
     if len(leagues) == 1:
         return redirect(url_for(".new_game", slug=leagues[0].slug))
@@ -132,7 +75,7 @@ def new_game_default() -> str | Response:
 @bp.route("/leagues/<slug>/games/new", methods=["GET", "POST"])
 def new_game(slug: str) -> str | Response:
     """Pick two players, the rules and the stakes, and start."""
-    league = _league_or_404(slug)
+    league = league_or_404(slug)
     require_role(league, Role.SCOREKEEPER)
     form = NewGameForm() if request.method == "POST" else NewGameForm.from_defaults(league.defaults)
     if request.method == "POST":

@@ -1,12 +1,10 @@
-"""Error pages: a page in the reader's language, or JSON under the API."""
+"""Error pages, in the reader's language (under the API, ``create_app`` answers JSON)."""
 
 from flask import redirect, render_template, request, url_for
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response
 
-from scorekeeper.api.core import http_error
-from scorekeeper.urls import is_api_request
 from scorekeeper.web.translation import gettext
 from scorekeeper.web.translation import lazy_gettext as _l
 
@@ -38,8 +36,6 @@ ERROR_PAGES = {
 
 
 def error_page(error: HTTPException) -> tuple[str, int] | Response:
-    if is_api_request():  # also for a path under /api/v1 that matched no route
-        return http_error(error)
     code = error.code or 500
     if code == 401 and request.method == "GET":
         return redirect(url_for("auth.login", next=request.full_path.rstrip("?")))

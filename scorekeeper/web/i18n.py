@@ -12,7 +12,6 @@ are and which one this page is in (:mod:`.languages`), the messages
 from typing import Any, Final
 
 from flask import Blueprint, Flask, has_request_context, redirect, request, url_for
-from flask_babel import Babel, refresh
 from werkzeug.wrappers import Response
 
 from scorekeeper.urls import is_api_request, safe_next
@@ -29,7 +28,6 @@ from scorekeeper.web.translation import template_gettext, template_ngettext
 COOKIE: Final = "lang"
 COOKIE_AGE: Final = 365 * 24 * 3600
 
-babel = Babel()
 bp = Blueprint("i18n", __name__)
 
 
@@ -93,7 +91,7 @@ def _template_context() -> dict[str, Any]:
 
 
 def init_app(app: Flask) -> None:
-    babel.init_app(app, locale_selector=select_locale)
+    """The templates' words: gettext in their language, and the language switch."""
     # The templates' _(), gettext() and ngettext() (and {% trans %}) elide French "de"
     # before a vowel, as the code's gettext does (Flask-Babel's callables can't).
     app.jinja_env.globals.update(
@@ -101,7 +99,4 @@ def init_app(app: Flask) -> None:
     )
     # {% trans %} blocks are read with their whitespace collapsed, as babel.cfg extracts them.
     app.jinja_env.policies["ext.i18n.trimmed"] = True
-    # The locale is chosen afresh for every request, even one sharing an app context.
-    app.before_request(refresh)
     app.context_processor(_template_context)
-    app.register_blueprint(bp)

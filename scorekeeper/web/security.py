@@ -4,12 +4,9 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from flask import abort, current_app, request
-from flask_wtf.csrf import CSRFProtect
 from werkzeug.wrappers import Response
 
 from scorekeeper.urls import is_api_request
-
-csrf = CSRFProtect()
 
 
 def security_headers(response: Response) -> Response:

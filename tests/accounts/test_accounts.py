@@ -5,8 +5,8 @@ import re
 from scorekeeper.accounts import sign_in as sign_in_service
 from scorekeeper.accounts import tokens as token_service
 from scorekeeper.accounts import users as user_service
-from scorekeeper.league import service as league_service
 from scorekeeper.models import ApiToken, User, db
+from scorekeeper.records.leagues import league_by_slug
 
 
 def test_a_fresh_install_offers_to_create_the_first_administrator(make_app):
@@ -71,7 +71,7 @@ def test_the_first_administrator_needs_the_setup_code_from_the_terminal(make_app
         assert '<input aria-describedby="code-hint code-error" aria-invalid="true"' in page
     with app.app_context():
         assert not user_service.has_users()
-        assert league_service.league_by_slug("our-table").public is False
+        assert league_by_slug("our-table").public is False
     response = client.post("/setup", data={**form, "code": code.replace("-", " ")})
     assert response.status_code == 302
     with app.app_context():
@@ -255,7 +255,7 @@ def test_league_defaults_refuse_a_big_stake_over_the_limit_beside_its_field(tabl
     assert "Three times the small stake is more than $10,000.00: enter the big stake." in page
     assert re.search(r'<input aria-describedby="[^"]*defaults-big-error" aria-invalid="true"', page)
     with app.app_context():
-        assert league_service.league_by_slug("our-table").defaults is None
+        assert league_by_slug("our-table").defaults is None
 
 
 def test_league_settings_rename_and_make_private(table, app, auth):

@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import select
 
-from scorekeeper.league import invitations as invitation_service
+from scorekeeper.accounts import invitations as invitation_service
 from scorekeeper.models import Invitation, Membership, Role, User, db, utcnow
 
 LINK = re.compile(r"http://localhost/invitations/([A-Za-z0-9_-]+)")

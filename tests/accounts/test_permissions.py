@@ -2,17 +2,20 @@
 
 import pytest
 
+from scorekeeper.accounts import invitations as invitation_service
 from scorekeeper.accounts import users as user_service
 from scorekeeper.engine import Rules, Seat, Stakes, validate_tally
 from scorekeeper.league import service as league_service
 from scorekeeper.models import Game, Role, db
+from scorekeeper.records.leagues import league_by_slug
 from scorekeeper.table import service as game_service
 from tests.conftest import NEW_GAME_FORM
 
 READ, SCOREKEEPER, ADMIN, SITE_ADMIN = None, Role.SCOREKEEPER, Role.ADMIN, "site"
 
 #: (method, path template, role needed). {slug}: the league; {game}: a game in progress
-#: with two deals; {done}: a finished game; {user}: a member of the league.
+#: with two deals; {done}: a finished game; {user}: a member of the league; {invitation}:
+#: an open invitation to it.
 ROUTES = [
     ("GET", "/games/{game}", READ),
     ("GET", "/games/{done}", READ),
@@ -33,6 +36,7 @@ ROUTES = [
     ("POST", "/leagues/{slug}/members", ADMIN),
     ("POST", "/leagues/{slug}/members/{user}", ADMIN),
     ("POST", "/leagues/{slug}/invitations", ADMIN),
+    ("POST", "/leagues/{slug}/invitations/{invitation}/withdraw", ADMIN),
 ]
 
 DATA = {
@@ -67,13 +71,14 @@ def league(request, app, auth):
     """A league with games, and a client for everyone who might knock on its doors."""
     with app.app_context():
         if request.param == "public":
-            found = league_service.league_by_slug("our-table")
+            found = league_by_slug("our-table")
             league_service.update_league(found.id, name=found.name, public=True, defaults=None)
         else:
             found = league_service.create_league("Secret club", public=False)
         league_service.create_league("Other club")
         slug, league_id = found.slug, found.id
         ids = {"slug": slug, "game": _game(league_id, False), "done": _game(league_id, True)}
+        ids["invitation"] = invitation_service.create(league_id, Role.VIEWER, None)[0].id
         db.session.remove()
     clients = {
         "anonymous": app.test_client(),

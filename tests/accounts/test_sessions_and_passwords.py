@@ -439,10 +439,10 @@ def test_a_page_refuses_a_body_over_the_limit_with_a_page_that_says_so(table, ap
 
 
 def test_an_import_may_be_larger_than_a_form(table):
-    """The import's file has a limit of its own (leagues.MAX_IMPORT_BYTES)."""
-    from scorekeeper.league import views as leagues
+    """The import's file has a limit of its own (transfer.views.MAX_IMPORT_BYTES)."""
+    from scorekeeper.league.transfer import views as transfer_views
 
-    assert leagues.MAX_IMPORT_BYTES > 2 * 1024 * 1024
+    assert transfer_views.MAX_IMPORT_BYTES > 2 * 1024 * 1024
     csv = b"x\n" * (1024 * 1024)  # 2 MB of lines: refused as a score card, not for its size
     body = b"".join(
         [

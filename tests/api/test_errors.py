@@ -8,6 +8,7 @@ from scorekeeper.accounts import users as user_service
 from scorekeeper.api import core
 from scorekeeper.league import service as league_service
 from scorekeeper.models import db
+from scorekeeper.records.leagues import league_by_slug
 
 GAME_BODY = {"league": "our-table", "players": ["Ana", "Ben"]}
 DEAL = {"out": 0, "scores": [140, 50]}
@@ -169,7 +170,7 @@ def test_a_token_without_the_role_is_a_403(public, api, game, finished):
 
 def make_private(app, slug="our-table"):
     with app.app_context():
-        league = league_service.league_by_slug(slug)
+        league = league_by_slug(slug)
         league_service.update_league(league.id, name=league.name, public=False, defaults=None)
         db.session.remove()
 

@@ -4,6 +4,7 @@ payment and unlocking, counted cards, history and the audit trail."""
 from scorekeeper.engine import Seat
 from scorekeeper.league import service as league_service
 from scorekeeper.models import AuditEvent, User, db
+from scorekeeper.records.leagues import league_by_slug
 from scorekeeper.table import service as game_service
 
 
@@ -56,7 +57,7 @@ def test_rules_override_the_preset_and_big_defaults_to_three_times_small(api):
 
 def test_a_game_without_stakes_takes_the_leagues_default_stakes(app, api):
     with app.app_context():
-        league = league_service.league_by_slug("our-table")
+        league = league_by_slug("our-table")
         defaults = {"rules": {}, "stakes": {"small": 50, "big": 200}}
         league_service.update_league(league.id, name=league.name, public=True, defaults=defaults)
         db.session.remove()

@@ -4,9 +4,10 @@ one after the other or at the same moment."""
 import pytest
 
 from scorekeeper.accounts import tokens as token_service
+from scorekeeper.accounts.members import set_membership
 from scorekeeper.api import idempotency
-from scorekeeper.league import service as league_service
 from scorekeeper.models import Deal, Game, IdempotencyKey, db
+from scorekeeper.records.leagues import league_by_slug
 from tests.conftest import run_together
 
 THREADS = 6
@@ -98,8 +99,8 @@ def test_a_replay_checks_the_callers_role_again(app, api, game):
     assert keeper.post(path, body, headers=headers).status_code == 201
     with app.app_context():
         user = token_service.user_for_token(keeper.token)
-        league = league_service.league_by_slug("our-table")
-        league_service.set_membership(league.id, user.id, None)
+        league = league_by_slug("our-table")
+        set_membership(league.id, user.id, None)
         db.session.remove()
     replay = keeper.post(path, body, headers=headers)
     keeper.refused(replay, 403)

@@ -4,11 +4,12 @@ import pytest
 
 from scorekeeper.league import service as league_service
 from scorekeeper.models import db
+from scorekeeper.records.leagues import league_by_slug
 
 
 def make_private(app, slug):
     with app.app_context():
-        league = league_service.league_by_slug(slug)
+        league = league_by_slug(slug)
         league_service.update_league(league.id, name=league.name, public=False, defaults=None)
         db.session.remove()
 

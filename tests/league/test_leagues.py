@@ -10,11 +10,12 @@ from sqlalchemy import event
 
 from scorekeeper.accounts import users as user_service
 from scorekeeper.engine import PRESETS, Preset, Rules, Seat, Stakes, Tally
-from scorekeeper.league import players as player_service
 from scorekeeper.league import service as league_service
 from scorekeeper.league.transfer.read_csv import parse_csv
 from scorekeeper.league.transfer.save import import_all
 from scorekeeper.models import Game, League, db
+from scorekeeper.records import players as player_service
+from scorekeeper.records.leagues import league_by_slug
 from scorekeeper.table import service as game_service
 
 #: Seat 0 wins $3.00 at $1–$3: 1,235 to 1,170 both round to 1,200 (RULES.md §5, example 4).
@@ -30,7 +31,7 @@ def text_of(html: str) -> str:
 def play(app, names, deals, *, league="our-table", rules=None, small=100):
     """A game played through the services; its id."""
     with app.app_context():
-        found = league_service.league_by_slug(league)
+        found = league_by_slug(league)
         game = game_service.start_game(
             found.id, names, rules or Rules(), Stakes.from_small(small), Seat.FIRST
         )
@@ -43,7 +44,7 @@ def play(app, names, deals, *, league="our-table", rules=None, small=100):
 
 def league_id(app, slug="our-table"):
     with app.app_context():
-        return league_service.league_by_slug(slug).id
+        return league_by_slug(slug).id
 
 
 def player_id(app, name, slug="our-table"):
@@ -667,13 +668,18 @@ LEAGUE_ROUTES = [
 
 
 def test_every_league_route_is_in_the_permission_table(app):
-    listed = {(method, path.split("?")[0]) for method, path, _ in LEAGUE_ROUTES}
+    """Every page of a league, whichever module serves it, is in this table or in
+    ``tests/accounts/test_permissions.py``'s."""
+    from tests.accounts.test_permissions import ROUTES
+
+    listed = {(method, path.split("?")[0]) for method, path, _ in LEAGUE_ROUTES + ROUTES}
     for rule in app.url_map.iter_rules():
-        if not rule.endpoint.startswith("leagues.") or rule.endpoint == "leagues.index":
+        if not rule.rule.startswith("/leagues/<slug>") or rule.endpoint.startswith("api."):
             continue
         path = re.sub(r"<(?:int:)?(\w+)>", "{\\1}", rule.rule)
         path = path.replace("{first_id}", "{ben}").replace("{second_id}", "{ana}")
         path = path.replace("{player_id}", "{ana}").replace("{season_id}", "{season}")
+        path = path.replace("{user_id}", "{user}").replace("{invitation_id}", "{invitation}")
         for method in rule.methods - {"HEAD", "OPTIONS"}:
             assert (method, path) in listed, (method, path)
 
@@ -684,7 +690,7 @@ def guarded(request, app, auth, wikipedia_card):
     with app.app_context():
         if request.param == "public":
             slug = "our-table"
-            found = league_service.league_by_slug(slug)
+            found = league_by_slug(slug)
             league_service.update_league(found.id, name=found.name, public=True, defaults=None)
         else:
             slug = league_service.create_league("Secret club", public=False).slug
@@ -808,7 +814,7 @@ def hostile_league(app):
     with app.app_context():
         from scorekeeper.league import seasons
 
-        found = league_service.league_by_slug("our-table")
+        found = league_by_slug("our-table")
         if not seasons.seasons_of(found.id):
             play(app, ("Ana", "Ben"), CLOSE_WIN)
             seasons.add_season(found.id, "2025", *sorted(_days()))

@@ -16,14 +16,15 @@ from scorekeeper.league import balances as balance_queries
 from scorekeeper.league import seasons
 from scorekeeper.league import service as league_service
 from scorekeeper.league import standings as standing_queries
-from scorekeeper.league import stats as league_stats
-from scorekeeper.league.stats import season_range
 from scorekeeper.league.transfer.formats import JSON_FORMAT
 from scorekeeper.league.transfer.plan import ImportProblems
 from scorekeeper.league.transfer.read_csv import parse_csv
 from scorekeeper.league.transfer.read_json import parse_json
 from scorekeeper.league.transfer.save import import_all
 from scorekeeper.models import Game, GameResult, League, PairRecord, PlayerRecord, SeasonRecord, db
+from scorekeeper.records import results
+from scorekeeper.records.leagues import league_by_slug
+from scorekeeper.records.totals import season_range
 from scorekeeper.table import service as game_service
 
 PLAYERS = ["Ana", "Ben", "Cleo", "Dan"]
@@ -61,7 +62,7 @@ def history(app):
     """A league of 37 games among four players, the 19th of them MIDDLE_GAME; some paid."""
     rng = random.Random(4)
     with app.app_context():
-        league = league_service.league_by_slug("our-table").id
+        league = league_by_slug("our-table").id
         today = date.today()
         seasons.add_season(league, "This year", today - timedelta(days=200), today + timedelta(1))
         seasons.add_season(league, "Long ago", date(2001, 1, 1), date(2001, 12, 31))
@@ -300,7 +301,7 @@ def test_editing_a_game_in_the_middle_updates_everything_after_it(app, history):
         )
         assert after["records"] != before["records"]
         # The from-scratch rebuild agrees with what the edits kept up to date.
-        league_stats.rebuild_league(league)
+        results.rebuild_league(league)
         db.session.commit()
         assert stored(league) == after
 
@@ -327,7 +328,7 @@ def test_paying_and_unlocking_change_balances_but_not_standings(app, history):
         league = history["league"]
         before = assert_no_drift(league)
         unpaid = [gid for gid in history["ids"] if db.session.get(Game, gid).paid_at is None]
-        game_service.mark_games_paid(league, dict.fromkeys(unpaid[:5]))
+        league_service.mark_games_paid(league, dict.fromkeys(unpaid[:5]))
         after = assert_no_drift(league)
         assert after["records"] == before["records"]
         assert after["owed"] != before["owed"]
@@ -478,7 +479,7 @@ def test_a_csv_import_reports_every_problem_by_line_and_saves_nothing(app, table
     assert "Nothing was imported" in page
     with app.app_context():
         assert db.session.scalar(select(db.func.count(Game.id))) == 0
-        assert league_service.player_count(league_service.league_by_slug("our-table").id) == 0
+        assert league_service.player_count(league_by_slug("our-table").id) == 0
 
 
 def test_import_problems_are_in_file_order_whatever_numbers_their_messages_say(app):
@@ -539,7 +540,7 @@ def test_a_csv_import_refuses_control_characters_in_names_and_unreasonable_days(
     assert "Nothing was imported" in page
     with app.app_context():
         assert db.session.scalar(select(db.func.count(Game.id))) == 0
-        assert league_service.player_count(league_service.league_by_slug("our-table").id) == 0
+        assert league_service.player_count(league_by_slug("our-table").id) == 0
 
 
 def test_a_csv_game_may_be_dated_today_or_tomorrow_for_time_zones(app):
@@ -633,7 +634,7 @@ def test_a_json_import_refuses_control_characters_and_unreasonable_days(
     page = response.get_data(as_text=True).replace("&#39;", "'")
     assert re.findall(r"<li>([^<]*)</li>", page) == [problem]
     with app.app_context():
-        copy = league_service.league_by_slug("copy").id
+        copy = league_by_slug("copy").id
         assert league_service.player_count(copy) == 0
         assert seasons.seasons_of(copy) == []
 
@@ -683,7 +684,7 @@ def test_a_large_csv_import_reports_progress_as_it_saves(app, table):
     ]
     assert "<li>Imported 600 games (600 deals).</li>" in page
     with app.app_context():
-        assert_no_drift(league_service.league_by_slug("our-table").id)
+        assert_no_drift(league_by_slug("our-table").id)
 
 
 def test_the_csv_export_imports_back_into_another_league(public, app, table, client, history):
@@ -753,4 +754,4 @@ def test_the_readme_example_of_a_paper_score_card_imports(app):
 
 
 def league_id_of(app):
-    return league_service.league_by_slug("our-table").id
+    return league_by_slug("our-table").id

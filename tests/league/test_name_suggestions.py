@@ -5,8 +5,8 @@ import re
 import pytest
 from sqlalchemy import func, select
 
-from scorekeeper.league.similar_names import close_names
 from scorekeeper.models import Game, Player, db
+from scorekeeper.records.similar_names import close_names
 from tests.conftest import text_of
 
 

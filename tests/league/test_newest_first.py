@@ -9,11 +9,11 @@ from sqlalchemy import func, select
 
 from scorekeeper.database import MIGRATIONS_DIR
 from scorekeeper.engine import Seat, Tally
-from scorekeeper.league import players as player_service
-from scorekeeper.league import service as league_service
 from scorekeeper.league.transfer.read_csv import parse_csv
 from scorekeeper.league.transfer.save import import_all
 from scorekeeper.models import Game, db
+from scorekeeper.records import players as player_service
+from scorekeeper.records.leagues import league_by_slug
 from scorekeeper.table import service as game_service
 
 IMPORTED = 30  # with this week's 4 games: more than a page (25)
@@ -36,7 +36,7 @@ def played(app, table):
         for n in range(IMPORTED)
     ]
     with app.app_context():
-        league_id = league_service.league_by_slug("our-table").id
+        league_id = league_by_slug("our-table").id
         import_all(league_id, parse_csv("\n".join(rows)))
         imported = list(db.session.scalars(select(Game.id).where(Game.id > third)))
         db.session.remove()
@@ -66,7 +66,7 @@ def test_every_game_lists_games_by_when_they_were_played_across_pages(table, pla
 
 def test_a_players_games_by_when_they_were_played_across_pages(app, table, played):
     with app.app_context():
-        ana = player_service.find_player(league_service.league_by_slug("our-table").id, "Ana").id
+        ana = player_service.find_player(league_by_slug("our-table").id, "Ana").id
     found, back = pages(table.client, f"/leagues/our-table/games?player={ana}")
     assert found == [played[:25], played[25:]]
     assert back == played[:25]

@@ -4,9 +4,10 @@ import re
 
 from sqlalchemy import select
 
-from scorekeeper.league import players as player_service
 from scorekeeper.league import service as league_service
 from scorekeeper.models import IN_PROGRESS, Game, LeagueRound, Player, db
+from scorekeeper.records import players as player_service
+from scorekeeper.records.leagues import league_by_slug
 
 NAMES = ["Ana", "Ben", "Cleo", "Dan", "Eve"]
 FORM = re.compile(r'name="(signature|token)"[^>]*value="([^"]*)"')
@@ -14,7 +15,7 @@ FORM = re.compile(r'name="(signature|token)"[^>]*value="([^"]*)"')
 
 def add_players(app, names=NAMES) -> dict[str, int]:
     with app.app_context():
-        league = league_service.league_by_slug("our-table")
+        league = league_by_slug("our-table")
         ids = {name: player_service.add_player(league.id, name).id for name in names}
         db.session.remove()
     return ids
@@ -95,7 +96,7 @@ def test_a_page_out_of_date_starts_nothing_and_shows_the_new_pairings(app, table
 
 def test_games_start_with_the_leagues_default_rules_and_stakes(app, table):
     with app.app_context():
-        league = league_service.league_by_slug("our-table")
+        league = league_by_slug("our-table")
         defaults = {
             "rules": {
                 "preset": None,

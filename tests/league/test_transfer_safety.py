@@ -13,10 +13,10 @@ from sqlalchemy import select
 
 from scorekeeper.accounts import users as user_service
 from scorekeeper.league import service as league_service
-from scorekeeper.league import stats as league_stats
 from scorekeeper.league.transfer import save
 from scorekeeper.league.transfer.formats import FORMULA_STARTS
 from scorekeeper.models import AuditAction, AuditEvent, Deal, Game, Player, db
+from scorekeeper.records import results
 from scorekeeper.table import audit
 
 
@@ -82,7 +82,7 @@ def test_a_database_error_during_an_import_is_a_clear_message_not_sql(app, table
             Exception("value too long for type character varying(40)"),
         )
 
-    monkeypatch.setattr(save.league_stats, "rebuild_league", refuse)
+    monkeypatch.setattr(save.results, "rebuild_league", refuse)
     response = upload(table.client, "our-table", PAPER_CARD, "cards.csv", "csv")
     assert response.status_code == 200
     page = response.get_data(as_text=True)
@@ -214,7 +214,7 @@ def test_an_import_s_memory_does_not_grow_with_the_file(
     """Streamed: read a game at a time to check, again to save in batches; a file four
     times larger takes about as much memory (a batch's), not four times as much."""
     monkeypatch.setattr(save, "BATCH", 50)
-    monkeypatch.setattr(league_stats, "REBUILD_BATCH", 50, raising=False)
+    monkeypatch.setattr(results, "REBUILD_BATCH", 50, raising=False)
     files = {"warm-up": 5, "small": 200, "large": 800}
     for name, games in files.items():
         paper_cards(tmp_path / f"{name}.csv", games, wikipedia_card)

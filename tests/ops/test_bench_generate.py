@@ -9,8 +9,8 @@ import pytest
 from sqlalchemy import func, select
 
 from scorekeeper.engine import validate_tally
-from scorekeeper.league import stats as league_stats
 from scorekeeper.models import AuditEvent, Game, GameResult, PairRecord, PlayerRecord, db
+from scorekeeper.records import results
 from scorekeeper.table import service as game_service
 
 BENCH = Path(__file__).resolve().parents[2] / "bench"
@@ -76,7 +76,7 @@ def test_a_generated_league_is_what_the_app_would_have_stored(app, generator):
         assert {"standard", "progressive", "marks", "natural needed"} <= set(made.rules)
         # The derived tables are those a rebuild from the games makes.
         derived = [rows(model, made.league_id) for model in (GameResult, PlayerRecord, PairRecord)]
-        league_stats.rebuild_league(made.league_id)
+        results.rebuild_league(made.league_id)
         db.session.commit()
         assert [
             rows(model, made.league_id) for model in (GameResult, PlayerRecord, PairRecord)

@@ -5,8 +5,10 @@ import io
 import json
 import re
 
+from scorekeeper.accounts.members import set_membership
 from scorekeeper.league import service as league_service
 from scorekeeper.models import AuditAction, AuditEvent, Game, Role, db
+from scorekeeper.records.leagues import league_by_slug
 
 
 def events(app, game_id):
@@ -216,8 +218,8 @@ def test_an_imported_game_says_where_it_came_from_in_each_language(table, app):
     exported = table.client.get("/leagues/our-table/export.json").get_json()
     with app.app_context():
         slug = league_service.create_league("Copy").slug
-        copy = league_service.league_by_slug(slug)
-        league_service.set_membership(copy.id, 1, Role.ADMIN)
+        copy = league_by_slug(slug)
+        set_membership(copy.id, 1, Role.ADMIN)
         db.session.remove()
     upload = {"format": "json", "file": (io.BytesIO(json.dumps(exported).encode()), "l.json")}
     done = table.client.post(f"/leagues/{slug}/import", data=upload).get_data(as_text=True)

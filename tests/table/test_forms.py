@@ -3,8 +3,9 @@
 import pytest
 from werkzeug.datastructures import MultiDict
 
+from scorekeeper.league.forms import PlayerForm
 from scorekeeper.models import Game, Player, db
-from scorekeeper.table.forms import DealForm, NewGameForm, PlayerForm
+from scorekeeper.table.forms import DealForm, NewGameForm
 from tests.conftest import NEW_GAME_FORM
 
 

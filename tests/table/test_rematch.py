@@ -6,8 +6,8 @@ import uuid
 import pytest
 from sqlalchemy import func, select
 
-from scorekeeper.league import service as league_service
 from scorekeeper.models import Game, db
+from scorekeeper.records.leagues import league_by_slug
 from scorekeeper.table import service as game_service
 from tests.conftest import ADMIN, Auth, Table, section, text_of
 
@@ -153,7 +153,7 @@ def test_a_rematch_without_its_csrf_token_is_refused(make_app):
     with app.app_context():
         from scorekeeper.engine import Rules, Seat, Stakes, Tally
 
-        league = league_service.league_by_slug("our-table")
+        league = league_by_slug("our-table")
         game = game_service.start_game(
             league.id, ("Ana", "Ben"), Rules(), Stakes(100, 300), Seat(0)
         )

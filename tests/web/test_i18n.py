@@ -20,8 +20,8 @@ from babel.messages.pofile import read_po
 from jinja2 import Environment
 
 from scorekeeper.engine import Stakes, counting, tally
-from scorekeeper.messages import PROBLEMS
 from scorekeeper.models import Game, db
+from scorekeeper.web.messages import PROBLEMS
 
 ROOT = Path(__file__).resolve().parents[2]
 TRANSLATIONS = ROOT / "scorekeeper" / "translations" / "fr" / "LC_MESSAGES"

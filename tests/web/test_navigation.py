@@ -6,10 +6,12 @@ import re
 import pytest
 
 from scorekeeper.accounts import users as user_service
+from scorekeeper.accounts.members import set_membership
 from scorekeeper.engine import Rules, Seat, Stakes, Tally
-from scorekeeper.league import players as player_service
 from scorekeeper.league import service as league_service
 from scorekeeper.models import Role, db
+from scorekeeper.records import players as player_service
+from scorekeeper.records.leagues import league_by_slug
 from scorekeeper.table import service as game_service
 
 
@@ -22,7 +24,7 @@ def add_league(app, name: str, *, public: bool = True) -> str:
 
 def game_in_progress(app, slug: str, names: tuple[str, str]) -> int:
     with app.app_context():
-        league = league_service.league_by_slug(slug)
+        league = league_by_slug(slug)
         game = game_service.start_game(league.id, names, Rules(), Stakes.from_small(100), Seat(0))
         game_service.record_deal(game.id, Tally(Seat(0), (300, 200), (0, 0)))
         game_id = game.id
@@ -84,8 +86,8 @@ def test_someone_keeping_score_in_several_leagues_chooses_the_league(app, auth, 
     keeper = auth.member("scorekeeper", league="friday-club", username="kim")
     assert keeper.get("/games/new").status_code == 302  # one league: straight there
     with app.app_context():
-        alpine = league_service.league_by_slug("alpine-club").id
-        league_service.set_membership(alpine, user_service.user_by_name("kim").id, Role.ADMIN)
+        alpine = league_by_slug("alpine-club").id
+        set_membership(alpine, user_service.user_by_name("kim").id, Role.ADMIN)
         db.session.remove()
     main = keeper.get("/games/new").get_data(as_text=True).partition('<main id="main">')[2]
     assert [href for href in links(main) if href.endswith("/games/new")] == [
@@ -183,7 +185,7 @@ def test_settings_members_and_players_carry_the_league_nav(table, page, active):
 def test_a_player_has_no_balance_with_themself(app, table):
     game_in_progress(app, "our-table", ("Ana", "Ben"))
     with app.app_context():
-        ana = player_service.find_player(league_service.league_by_slug("our-table").id, "Ana").id
+        ana = player_service.find_player(league_by_slug("our-table").id, "Ana").id
     url = f"/leagues/our-table/owes/{ana}/{ana}"
     assert table.client.get(url).status_code == 404
     assert table.client.post(url, data={"through": 1, "count": 0, "net": 0}).status_code == 404

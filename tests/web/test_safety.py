@@ -157,7 +157,7 @@ def test_a_nul_character_is_a_400_that_changes_nothing(auth, client, path, data)
 def test_a_name_with_a_control_character_is_refused_beside_its_field(
     auth, client, path, data, field
 ):
-    """The one rule for names (services.printable) that imports and the API follow too."""
+    """The one rule for names (names.check_printable) that imports and the API follow too."""
     signed_in = auth.login(client)
     response = signed_in.post(path, data=data)
     assert response.status_code in (200, 422)

@@ -25,7 +25,6 @@ from scorekeeper.engine import (
     validate_tally,
 )
 from scorekeeper.errors import ServiceError
-from scorekeeper.league.players import clean_player_name
 from scorekeeper.league.transfer.formats import (
     CSV_COLUMNS,
     GAME_COLUMNS,
@@ -41,9 +40,10 @@ from scorekeeper.league.transfer.plan import (
     unreasonable_moment,
     worded,
 )
-from scorekeeper.messages import problem_message
 from scorekeeper.models import Player
+from scorekeeper.records.players import clean_player_name
 from scorekeeper.values import read_amount, read_whole_number
+from scorekeeper.web.messages import problem_message
 from scorekeeper.web.translation import gettext, ngettext
 
 #: The engine's tally fields, as the CSV names them.

@@ -18,7 +18,6 @@ from scorekeeper.engine import (
     validate_tally,
 )
 from scorekeeper.errors import ServiceError
-from scorekeeper.league.players import clean_player_name
 from scorekeeper.league.seasons import check_season
 from scorekeeper.league.transfer.formats import JSON_FORMAT
 from scorekeeper.league.transfer.plan import (
@@ -30,6 +29,7 @@ from scorekeeper.league.transfer.plan import (
     unreasonable_moment,
 )
 from scorekeeper.models import Player
+from scorekeeper.records.players import clean_player_name
 from scorekeeper.values import read_json_amount, read_json_whole_number
 from scorekeeper.web.translation import gettext
 

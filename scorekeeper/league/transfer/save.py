@@ -11,9 +11,9 @@ from sqlalchemy import func, insert, select
 from scorekeeper.database import writing
 from scorekeeper.engine import Tally
 from scorekeeper.errors import ServiceError
-from scorekeeper.league import stats as league_stats
 from scorekeeper.league.transfer.plan import ImportPlan, ImportProblems, PlannedGame
 from scorekeeper.models import Deal, Game, Player, Season, db
+from scorekeeper.records import results, totals
 from scorekeeper.table import audit
 from scorekeeper.table.service import derived_columns
 from scorekeeper.web.formatting import number as worded_number
@@ -47,7 +47,7 @@ def run_import(league_id: int, plan: ImportPlan) -> Iterator[str]:
     total = plan.game_count
     try:
         with writing():
-            league_stats.lock_league(league_id)
+            totals.lock_league(league_id)
             players = _players_for(league_id, plan)
             _seasons_for(league_id, plan)
             done = 0
@@ -60,7 +60,7 @@ def run_import(league_id: int, plan: ImportPlan) -> Iterator[str]:
                     total=worded_number(total),
                 )
             yield gettext("Recomputing standings, ratings, head-to-head and balances…")
-            league_stats.rebuild_league(league_id)
+            results.rebuild_league(league_id)
     except ServiceError as error:  # the transaction is rolled back: say so, don't half-import
         yield gettext("Nothing was imported: %(error)s", error=error.message)
         return

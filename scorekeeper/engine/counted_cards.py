@@ -12,7 +12,7 @@ One shape serves the API (``POST /api/v1/count``), the deal form's hidden
 ``players`` is in seat order. In a set, ``wild_twos`` and ``specials`` (how many
 of the naturals are the Q♠ or the J♦) default to 0; in a hand, every count does.
 Reading the JSON checks only its shape and types; what two decks can hold and
-what the cards score is the engine's business (:func:`~.engine.count_deal`).
+what the cards score is counting's business (:func:`.counting.count_deal`).
 Problems are keyed like the JSON: ``players.1.sets.0``, ``players.0.hand``.
 """
 
@@ -22,20 +22,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Final
 
-from scorekeeper.engine import (
-    CardSet,
-    Count,
-    Hand,
-    ImpossibleCards,
-    InvalidTally,
-    PlayerCards,
-    Rank,
-    Seat,
-    Tally,
-    TallyProblem,
-    count_deal,
-    whole_number,
-)
+from .counting import CardSet, Count, Hand, ImpossibleCards, PlayerCards, Rank, count_deal
+from .tally import InvalidTally, Seat, Tally, TallyProblem, whole_number
 
 DEFAULT_NAMES: Final = ("Player 1", "Player 2")
 #: The classes of card a hand is counted by, as the JSON names them.

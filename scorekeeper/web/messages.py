@@ -15,10 +15,9 @@ from flask import Flask
 from flask_babel.speaklater import LazyString
 
 from scorekeeper.engine import Preset, Rank, SetCount, TallyProblem
+from scorekeeper.engine.counted_cards import HAND_LABELS, card_value
 from scorekeeper.engine.counting import Limit, Place
 from scorekeeper.models import FINISHED, IN_PROGRESS, AuditAction, AuditEvent, Game, Role
-from scorekeeper.table.audit import unread_text
-from scorekeeper.table.counted_cards import HAND_LABELS, card_value
 from scorekeeper.web.formatting import money, number
 from scorekeeper.web.languages import in_english
 from scorekeeper.web.translation import gettext, ngettext
@@ -113,11 +112,6 @@ def role_label(role: Role) -> str:
 
 def status_label(status: str) -> str:
     return str(STATUS_LABELS[status])
-
-
-def rank_symbol(rank: Rank) -> str:
-    """A rank as written on the cards: "Q" / "D"."""
-    return str(RANK_SYMBOLS[Rank(rank)])
 
 
 def card_name(card: str) -> str:
@@ -287,6 +281,12 @@ def event_summary(event: AuditEvent, game: Game | None = None) -> str:
         return unread_text(event) if wording is None else wording(event.params)
     except (KeyError, TypeError):
         return unread_text(event)
+
+
+def unread_text(event: AuditEvent) -> str:
+    """An event whose values can't be worded: the sentence it was kept with, if the
+    migration to values couldn't read it (``text``), else its action."""
+    return str(event.params.get("text") or event.action)
 
 
 def _imported(values: Mapping[str, Any]) -> str:

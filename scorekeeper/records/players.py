@@ -4,9 +4,9 @@ from sqlalchemy import select
 
 from scorekeeper.database import writing
 from scorekeeper.errors import ServiceError
-from scorekeeper.league.similar_names import close_names
 from scorekeeper.models import Player, db
 from scorekeeper.names import MAX_NAME_LENGTH, check_key_length, check_printable, squeeze
+from scorekeeper.records.similar_names import close_names
 from scorekeeper.web.translation import gettext
 
 
@@ -40,7 +40,8 @@ def lookalike_players(league_id: int, name: str) -> list[str]:
     return close_names(cleaned, names)
 
 
-def _new_player(league_id: int, name: str) -> Player:
+def new_player(league_id: int, name: str) -> Player:
+    """A player added to the session, its name already cleaned and checked to be new."""
     player = Player(league_id=league_id, name=name, name_key=Player.key(name))
     db.session.add(player)
     return player
@@ -54,5 +55,5 @@ def add_player(league_id: int, name: str) -> Player:
             raise ServiceError(
                 gettext("%(name)s is already a player in this league.", name=cleaned), field="name"
             )
-        player = _new_player(league_id, cleaned)
+        player = new_player(league_id, cleaned)
     return player

@@ -9,8 +9,8 @@ paths under :data:`PREFIX`) turn it and any HTTP error into that JSON.
 """
 
 import json
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Final, TypeVar
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
 
 from flask import Blueprint, current_app, g, jsonify, request
 from flask.blueprints import BlueprintSetupState
@@ -22,8 +22,6 @@ from scorekeeper.accounts import tokens as token_service
 from scorekeeper.accounts.permissions import acting_user, require_role
 from scorekeeper.models import League, Role, User
 from scorekeeper.urls import API_PREFIX as PREFIX
-
-View = TypeVar("View", bound=Callable[..., Any])
 
 bp = Blueprint("api", __name__, url_prefix=PREFIX)
 

@@ -13,13 +13,16 @@ through HTTP or a service call per deal. The same ``--seed`` makes the same leag
 """
 
 import argparse
+import hashlib
 import random
 import sys
+import tempfile
 import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 from flask import Flask
@@ -529,6 +532,48 @@ def generate_into(app: Flask, **options: Any) -> Generated:
         made = generate(**options)
         db.session.remove()
     return made
+
+
+#: Where the benchmarks keep the SQLite leagues they generate, between runs.
+CACHE_DIR = Path(tempfile.gettempdir()) / "mille-bench-cache"
+
+
+def fingerprint() -> str:
+    """Changes whenever the generator or the schema does, so a stale league isn't reused."""
+    digest = hashlib.sha256()
+    root = Path(__file__).resolve().parent.parent
+    sources = [root / "bench" / "generate.py"]
+    sources += sorted((root / "scorekeeper" / "records").glob("*.py"))  # the derived tables
+    sources += sorted((root / "scorekeeper" / "migrations" / "versions").glob("*.py"))
+    for path in sources:
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
+def cached_sqlite_league(cache: Path, games: int, players: int, seed: int) -> Path:
+    """An SQLite file holding a generated league, made once per size, seed and schema and
+    kept in ``cache`` (copy it before writing to it); older generations are removed."""
+    name = f"league-{games}g-{players}p-seed{seed}"
+    cached = cache / f"{name}-{fingerprint()}.sqlite"
+    if cached.exists():
+        print(f"  using the league cached in {cached}", flush=True)
+        return cached
+    cache.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=cache) as work:
+        path = Path(work) / "league.sqlite"
+        app = make_app(f"sqlite:///{path}")
+        try:
+            made = generate_into(app, players=players, games=games, seed=seed)
+        finally:
+            dispose(app)
+        print("  " + made.summary().replace("\n", "\n  "), flush=True)
+        # The app closed every connection, so the last one folded the WAL into the file.
+        assert not path.with_name(path.name + "-wal").exists()
+        path.rename(cached)
+    for stale in cache.glob(f"{name}-*.sqlite"):
+        if stale != cached:  # made by an older generator or schema
+            stale.unlink()
+    return cached
 
 
 def main(argv: Sequence[str] | None = None) -> None:

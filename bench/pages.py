@@ -16,7 +16,6 @@ reference, with no verdict (issue 17 withdrew issue 7's "≤ 3×").
 
 import argparse
 import contextlib
-import hashlib
 import shutil
 import tempfile
 import time
@@ -47,7 +46,7 @@ from .common import (
     make_app,
     percentile,
 )
-from .generate import Generated, generate_into
+from .generate import CACHE_DIR, Generated, cached_sqlite_league, generate_into
 
 #: p95 at the big size over the baseline's p95, and over the page's own p95 at the small size.
 #: Issue 17: at most 1.2× from the small league to the big one. (Issue 7's "≤ 3× a bare
@@ -59,7 +58,6 @@ LAYOUT = "layout, signed-in user"
 #: Fresh games the deal-recording requests go into, so no measured request ends a game.
 RECORDING_GAMES = 12
 WARM_UP = 10
-CACHE_DIR = Path(tempfile.gettempdir()) / "mille-bench-cache"
 
 
 @dataclass
@@ -368,39 +366,15 @@ def measure(apps: list[Flask], rounds: int) -> list[dict[str, Timing]]:
 # Databases --------------------------------------------------------------------------------
 
 
-def _fingerprint() -> str:
-    """Changes whenever the generator or the schema does, so a stale cache isn't reused."""
-    digest = hashlib.sha256()
-    root = Path(__file__).resolve().parent.parent
-    sources = [root / "bench" / "generate.py", root / "scorekeeper" / "league" / "stats.py"]
-    sources += sorted((root / "scorekeeper" / "migrations" / "versions").glob("*.py"))
-    for path in sources:
-        digest.update(path.read_bytes())
-    return digest.hexdigest()[:12]
-
-
 @contextmanager
 def sqlite_league(games: int, players: int, seed: int, cache: Path | None) -> Iterator[str]:
     """A copy of a generated SQLite league (generated once per size, seed and schema)."""
     with tempfile.TemporaryDirectory(prefix="mille-bench-") as work:
         path = Path(work) / "league.sqlite"
-        cached = None
-        if cache is not None:
-            cached = cache / f"league-{games}g-{players}p-seed{seed}-{_fingerprint()}.sqlite"
-        if cached is not None and cached.exists():
-            print(f"  using the league cached in {cached}", flush=True)
-            shutil.copy(cached, path)
-        else:
+        if cache is None:
             _generate(f"sqlite:///{path}", games, players, seed)
-            # The app closed every connection, so the last one folded the WAL into the file.
-            assert not path.with_name(path.name + "-wal").exists()
-            if cached is not None:
-                cached.parent.mkdir(parents=True, exist_ok=True)
-                shutil.copy(path, cached.with_suffix(".part"))
-                cached.with_suffix(".part").rename(cached)
-                for stale in cached.parent.glob(f"league-{games}g-{players}p-seed{seed}-*.sqlite"):
-                    if stale != cached:  # made by an older generator or schema
-                        stale.unlink()
+        else:
+            shutil.copy(cached_sqlite_league(cache, games, players, seed), path)
         yield f"sqlite:///{path}"
 
 

@@ -1,25 +1,42 @@
 """Backups: SQLite's online backup, or a portable JSON dump of every table for any database.
 
+Both are written as a new file beside the one named, renamed over it only once whole:
+a backup that fails (a full disk, say) leaves the previous one as it was.
+
+A JSON dump is written and read a batch of rows at a time (``ops/bulk.py``,
+``ops/dump_file.py``), so it never has to fit in memory: read in one consistent
+snapshot of the database, and restored in one transaction.
+
 A restore checks what it is given first — a backup of ours, of a schema revision this
 app knows — and brings an older one up to date: an SQLite copy is migrated after it is
 copied in; a JSON dump of an older revision is loaded into the database taken down to
 that revision, then migrated.
+
+A restore never brings back what was ended since the backup (docs/SECURITY.md): it
+signs everyone out, and an API token works after it only if it worked just before it.
 """
 
+import errno
+import io
 import json
+import os
 import sqlite3
-from contextlib import closing
-from datetime import date, datetime
+import tempfile
+from collections.abc import Iterable, Iterator
+from contextlib import closing, contextmanager
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import IO, Any, Protocol, TypeVar
 
 import flask_migrate
 from alembic.script import ScriptDirectory
-from sqlalchemy import Date, DateTime, MetaData, Table, delete, func, insert, select, text
+from sqlalchemy import JSON, Connection, MetaData, Table, delete, func, select, text, update
 from sqlalchemy.exc import SQLAlchemyError
 
 from scorekeeper.database import MIGRATIONS_DIR, writing
-from scorekeeper.models import db
+from scorekeeper.models import db, utcnow
+from scorekeeper.ops import bulk
+from scorekeeper.ops.dump_file import DumpError, DumpReader, DumpWriter, NotAnObject
 
 FORMAT = "mille-scorekeeper-backup/1"
 #: Tables every version of the app has: a database without them is not ours.
@@ -29,22 +46,39 @@ OUR_TABLES = frozenset({"alembic_version", "league", "player", "game", "deal"})
 #: and forgets recent failed guesses. Older backups may hold ``login_failure``.
 SIGN_IN_STATE = frozenset({"user_session", "login_throttle", "login_failure"})
 
+T = TypeVar("T")
+
 
 class BackupError(Exception):
     """A backup or restore that can't be done; nothing was changed."""
 
 
-def _tables(*, sign_in_state: bool = False) -> list[Table]:
-    """The tables as the database has them now (which may be an older revision's), less
-    :data:`SIGN_IN_STATE` unless asked for."""
+class Progress(Protocol):
+    """Told how far a long job has got: ``done`` of ``total`` (rows, bytes or pages)."""
+
+    def __call__(self, done: int, total: int, unit: str) -> None: ...
+
+
+def _quiet(done: int, total: int, unit: str) -> None:
+    """Nobody to tell."""
+
+
+# The database's tables and revisions -------------------------------------------------------
+
+
+def _tables(connection: Connection, *, sign_in_state: bool = False) -> list[Table]:
+    """The tables as the database has them now (which may be an older revision's), parents
+    before children, less :data:`SIGN_IN_STATE` unless asked for."""
     metadata = MetaData()
-    metadata.reflect(db.engine)
+    metadata.reflect(connection)
     left_out = {"alembic_version"} | (set() if sign_in_state else SIGN_IN_STATE)
     return [table for table in metadata.sorted_tables if table.name not in left_out]
 
 
 def _schema_revision() -> str | None:
-    return db.session.scalar(text("SELECT version_num FROM alembic_version"))
+    revision = db.session.scalar(text("SELECT version_num FROM alembic_version"))
+    db.session.rollback()
+    return revision
 
 
 def _revisions() -> list[str]:
@@ -64,28 +98,10 @@ def _check_revision(revision: object) -> str:
     return str(revision)
 
 
-def _plain(value: Any) -> Any:
-    return value.isoformat() if isinstance(value, date) else value
-
-
-def _counts(rows: dict[str, list[Any]]) -> str:
+def _counts(rows: dict[str, int]) -> str:
     wanted = ("league", "player", "game", "deal", "user")
-    counts = ((len(rows.get(name, [])), name) for name in wanted)
+    counts = ((rows.get(name, 0), name) for name in wanted)
     return ", ".join(f"{count} {name}{'' if count == 1 else 's'}" for count, name in counts)
-
-
-def dump() -> dict[str, Any]:
-    """Every row of every table, read in one transaction so the copy is consistent."""
-    db.session.rollback()
-    tables: dict[str, list[dict[str, Any]]] = {}
-    for table in _tables():
-        result = db.session.execute(select(table).order_by(*table.primary_key.columns))
-        tables[table.name] = [
-            {key: _plain(value) for key, value in row._mapping.items()} for row in result
-        ]
-    revision = _schema_revision()
-    db.session.rollback()
-    return {"format": FORMAT, "schema": revision, "tables": tables}
 
 
 def _sqlite_path() -> str | None:
@@ -93,79 +109,236 @@ def _sqlite_path() -> str | None:
     return url.database if url.get_backend_name() == "sqlite" and url.database else None
 
 
-def backup(file: str) -> str:
+# Backing up --------------------------------------------------------------------------------
+
+
+def backup(file: str, progress: Progress = _quiet) -> str:
     """Write a backup to ``file`` (JSON if it ends in .json, else an SQLite copy)."""
-    if file.endswith(".json"):
-        data = dump()
-        Path(file).write_text(json.dumps(data, indent=1, sort_keys=True))
-        return _counts(data["tables"])
-    if _sqlite_path() is None:
+    if not file.endswith(".json") and _sqlite_path() is None:
         raise BackupError("Only an SQLite database can be copied as a file: name a .json file.")
+    with _new_file(file) as draft:
+        if not file.endswith(".json"):
+            _copy_sqlite(draft)
+            return f"SQLite copy of {_sqlite_path()}"
+        with draft.open("w", encoding="utf-8") as out:
+            counts = _write_dump(out, progress)
+            out.flush()
+            os.fsync(out.fileno())
+    return _counts(counts)
+
+
+def dump() -> dict[str, Any]:
+    """Every row of every table, as a backup file holds them (for a small database: the
+    whole of it is in memory)."""
+    with tempfile.TemporaryFile("w+", encoding="utf-8") as out:
+        _write_dump(out)
+        out.seek(0)
+        return dict(json.load(out))
+
+
+@contextmanager
+def _new_file(file: str) -> Iterator[Path]:
+    """A new file beside ``file`` to write, put in its place when the block ends without an
+    error and removed otherwise; BackupError, in words, when it can't be written."""
+    target = Path(file).absolute()
+    if not target.parent.is_dir():
+        raise BackupError(f"There is no folder {target.parent}: nothing was written.")
+    draft: Path | None = None
+    try:
+        handle, name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.")
+        os.close(handle)
+        draft = Path(name)
+        yield draft
+        os.replace(draft, target)
+        _sync_folder(target.parent)
+    except (OSError, sqlite3.Error) as error:
+        raise BackupError(_not_written(target, error)) from None
+    finally:
+        if draft is not None:
+            draft.unlink(missing_ok=True)
+
+
+def _sync_folder(folder: Path) -> None:
+    """The rename itself on disk, so that a crash just after it doesn't undo it."""
+    handle = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(handle)
+    finally:
+        os.close(handle)
+
+
+def _not_written(target: Path, error: OSError | sqlite3.Error) -> str:
+    kept = " The backup that was there is as it was." if target.exists() else ""
+    reason = (getattr(error, "strerror", None) or str(error)).rstrip(".")
+    no_room = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
+    if (isinstance(error, OSError) and error.errno in no_room) or (
+        isinstance(error, sqlite3.Error) and "full" in str(error)
+    ):
+        return (
+            f"Not enough room for the backup in {target.parent} ({reason}): "
+            f"nothing was written.{kept}"
+        )
+    return f"Can't write {target} ({reason}): nothing was written.{kept}"
+
+
+def _write_dump(out: IO[str], progress: Progress = _quiet) -> dict[str, int]:
+    """Every row of every table as JSON, read in one consistent snapshot; rows per table."""
+    with _snapshot() as connection:
+        revision = connection.scalar(text("SELECT version_num FROM alembic_version"))
+        tables = _tables(connection)
+        counts = {
+            table.name: connection.scalar(select(func.count()).select_from(table)) or 0
+            for table in tables
+        }
+        told = _Told(progress, sum(counts.values()), "rows")
+        writer = DumpWriter(out, {"format": FORMAT, "schema": revision})
+        for table in tables:
+            writer.table(table.name, told.batches(bulk.rows_as_json(connection, table)))
+        writer.close()
+        told.finished()
+    return counts
+
+
+class _Told:
+    """Tells ``progress`` how far a job has got, batch by batch."""
+
+    def __init__(self, progress: Progress, total: int, unit: str) -> None:
+        self.progress, self.total, self.unit, self.done = progress, total, unit, 0
+        progress(0, total, unit)
+
+    def batches(self, batches: Iterable[list[T]]) -> Iterator[list[T]]:
+        for batch in batches:
+            yield batch
+            self.advance(len(batch))
+
+    def advance(self, count: int) -> None:
+        self.done += count
+        self.progress(min(self.done, self.total), self.total, self.unit)
+
+    def finished(self) -> None:
+        self.progress(self.total, self.total, self.unit)
+
+
+@contextmanager
+def _snapshot() -> Iterator[Connection]:
+    """A connection reading the whole database as it was at one moment, writers going on."""
+    db.session.remove()
+    with db.engine.connect() as connection:
+        if connection.dialect.name == "postgresql":  # one snapshot for every statement
+            connection.execution_options(
+                isolation_level="REPEATABLE READ", postgresql_readonly=True
+            )
+        with connection.begin():  # SQLite, in WAL mode: the first read fixes what is seen
+            yield connection
+
+
+def _copy_sqlite(draft: Path) -> None:
+    """SQLite's online backup into ``draft``, in one step: writers going on never make it
+    start over, as they would between steps."""
     raw = db.engine.raw_connection()
     try:
-        target = sqlite3.connect(file)
-        with target:
+        with closing(sqlite3.connect(draft)) as target:
             raw.driver_connection.backup(target)  # type: ignore[union-attr]
-        target.close()
     finally:
         raw.close()
-    return f"SQLite copy of {_sqlite_path()}"
 
 
-def _load_row(table: Table, row: dict[str, Any]) -> dict[str, Any]:
-    values = {}
-    for column in table.columns:
-        if column.name not in row:
-            continue
-        value = row[column.name]
-        if isinstance(value, str) and isinstance(column.type, DateTime):
-            value = datetime.fromisoformat(value)
-        elif isinstance(value, str) and isinstance(column.type, Date):
-            value = date.fromisoformat(value)
-        values[column.name] = value
-    return values
+# Restoring ---------------------------------------------------------------------------------
 
 
-def _checked_dump(data: Any) -> tuple[str, dict[str, list[dict[str, Any]]]]:
-    """The dump's schema revision and rows, if it is a backup this app can restore."""
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise BackupError("This is not a Mille Scorekeeper backup.")
-    revision = _check_revision(data.get("schema"))
-    tables = data.get("tables")
-    if not isinstance(tables, dict) or not all(
-        isinstance(rows, list) and all(isinstance(row, dict) for row in rows)
-        for rows in tables.values()
-    ):
-        raise BackupError("This backup is damaged: its tables are not lists of rows.")
-    return revision, tables
+def restore(file: str, progress: Progress = _quiet) -> str:
+    """Bring back a backup made by :func:`backup`, of this version of the app or an older one."""
+    if file.endswith(".json"):
+        try:
+            handle = open(file, "rb")  # noqa: SIM115 (closed below, errors worded first)
+        except OSError as error:
+            raise BackupError(f"Can't read {file}: {error.strerror}.") from None
+        with handle:
+            return _load(handle, file, progress)
+    return _restore_sqlite_copy(file, progress)
 
 
 def load(data: Any) -> str:
-    """Replace every row with the dump's, and bring an older dump's schema up to date.
+    """Replace every row with those of a backup given as its JSON value (for a small one)."""
+    with tempfile.TemporaryFile() as file:
+        file.write(json.dumps(data).encode())
+        return _load(file, "the backup")
+
+
+def _load(file: IO[bytes], name: str, progress: Progress = _quiet) -> str:
+    """Replace every row with the file's, and bring an older dump's schema up to date.
 
     A dump of the app's own revision is loaded in one transaction. An older one is
     loaded into the database taken down to the dump's revision, which is then
     migrated; if the database refuses it, what it held before is put back.
     """
-    revision, tables = _checked_dump(data)
+    reader = DumpReader(file)
+    revision = _check_header(reader, name)
+    live = _working_secrets()
+    size = os.fstat(file.fileno()).st_size
     if revision == _schema_revision():
-        _replace_rows(revision, tables)
+        counts, revoked = _replace_rows(revision, reader, live, _Told(progress, size, "bytes"))
     else:
-        kept = dump()
-        with writing():
-            _delete_everything()
-        _migrate(revision)
-        try:
-            _replace_rows(revision, tables)
-        except BackupError:
-            _migrate()
-            load(kept)
-            raise
-        _migrate()
+        counts, revoked = _replace_older(revision, reader, live, _Told(progress, size, "bytes"))
     if db.engine.dialect.name == "postgresql":
         with writing():
             _reset_sequences()
-    return _counts(tables)
+    return _counts(counts) + _ended_words(revoked)
+
+
+def _check_header(reader: DumpReader, name: str) -> str:
+    """The dump's schema revision, if it is a backup this app can restore."""
+    try:
+        header = reader.header(needed=frozenset({"format", "schema"}))
+    except NotAnObject:
+        raise BackupError("This is not a Mille Scorekeeper backup.") from None
+    except DumpError as error:
+        raise BackupError(f"Can't read {name}: {error}.") from None
+    except (ValueError, RecursionError) as error:  # not UTF-8
+        raise BackupError(f"Can't read {name}: {error}.") from None
+    if header.get("format") != FORMAT:
+        raise BackupError("This is not a Mille Scorekeeper backup.")
+    revision = _check_revision(header.get("schema"))
+    if not header.get("tables"):
+        raise BackupError("This backup is damaged: its tables are not lists of rows.")
+    return revision
+
+
+def _replace_older(
+    revision: str, reader: DumpReader, live: dict[str, set[str]], told: "_Told"
+) -> tuple[dict[str, int], dict[str, int]]:
+    """The dump loaded into the database taken down to its revision, then migrated; what
+    the database held is put back if the dump is refused."""
+    _read_through(reader)  # a damaged file is found before anything changes
+    with tempfile.TemporaryFile() as kept:
+        text_out = io.TextIOWrapper(kept, encoding="utf-8")
+        _write_dump(text_out)
+        text_out.flush()
+        text_out.detach()
+        with writing():
+            _delete_everything(db.session.connection())
+        _migrate(revision)
+        try:
+            loaded = _replace_rows(revision, reader, live, told)
+        except BackupError:
+            _migrate()
+            put_back = DumpReader(kept)
+            _check_header(put_back, "the database as it was")
+            _replace_rows(_revisions()[-1], put_back, None, _Told(_quiet, 0, "bytes"))
+            raise
+        _migrate()
+    return loaded
+
+
+def _read_through(reader: DumpReader) -> None:
+    """Read every row once (keeping none) to find a damaged file; then back to the tables."""
+    try:
+        for _name, rows in reader.tables():
+            for _row in rows:
+                pass
+    except (DumpError, ValueError, RecursionError) as error:
+        raise BackupError(f"This backup is damaged: {error}.") from None
+    reader.rewind()
 
 
 def _migrate(revision: str | None = None) -> None:
@@ -177,37 +350,128 @@ def _migrate(revision: str | None = None) -> None:
         flask_migrate.downgrade(directory=MIGRATIONS_DIR, revision=revision)
 
 
-def _replace_rows(revision: str, tables: dict[str, list[dict[str, Any]]]) -> None:
-    """Every row of the database replaced by the dump's, in one transaction."""
+def _replace_rows(
+    revision: str, reader: DumpReader, live: dict[str, set[str]] | None, told: "_Told"
+) -> tuple[dict[str, int], dict[str, int]]:
+    """Every row of the database replaced by the dump's, in one transaction, parents
+    before children whatever the file's order; rows per table, and the API tokens kept
+    and invitations kept ended (none when ``live`` is None: every one as in the dump)."""
+    dbapi_error = db.engine.dialect.loaded_dbapi.Error
     try:
-        with writing():
-            _delete_everything()
-            known = _tables()
-            unknown = set(tables) - {table.name for table in known} - SIGN_IN_STATE
+        with writing(), tempfile.TemporaryDirectory() as spool:
+            connection = db.session.connection()
+            _delete_everything(connection)
+            known = {table.name: table for table in _tables(connection)}
+            loader = _Loader(connection, known, Path(spool), told, reader)
+            unknown = []
+            for name, rows in reader.tables():
+                if name in SIGN_IN_STATE:
+                    continue
+                if name not in known:
+                    unknown.append(name)
+                    continue
+                loader.take(name, rows)
             if unknown:
                 raise BackupError(
                     f"This backup has tables the schema {revision} doesn't: "
                     f"{', '.join(sorted(unknown))}."
                 )
-            for table in known:
-                rows = [_load_row(table, row) for row in tables.get(table.name, [])]
-                if rows:
-                    db.session.execute(insert(table), rows)
-    except (ValueError, TypeError) as error:
+            loader.finish()
+            revoked = {} if live is None else _keep_ended(connection, known, live)
+            told.finished()
+            return loader.counts, revoked
+    except (DumpError, ValueError, TypeError, RecursionError) as error:
         raise BackupError(f"This backup is damaged: {error}") from None
-    except SQLAlchemyError as error:  # a row the database refuses: say why, not the SQL
+    except (SQLAlchemyError, dbapi_error) as error:  # a row the database refuses: say why
         raise BackupError(f"The database refused this backup: {_first_line(error)}") from None
 
 
-def _first_line(error: SQLAlchemyError) -> str:
+class _Loader:
+    """Inserts each table as soon as the tables it refers to are in; a table that comes
+    before them in the file waits on disk, a row per line."""
+
+    def __init__(
+        self,
+        connection: Connection,
+        known: dict[str, Table],
+        spool: Path,
+        told: "_Told",
+        reader: DumpReader,
+    ) -> None:
+        self.connection, self.known, self.spool = connection, known, spool
+        self.told, self.reader = told, reader
+        self.counts: dict[str, int] = {}
+        self.waiting: list[str] = []
+        self.null_json = _null_json_columns()
+
+    def take(self, name: str, rows: Iterator[dict[str, Any]]) -> None:
+        if self._ready(name):
+            self._insert(name, rows)
+            self._insert_ready()
+            return
+        with (self.spool / name).open("w", encoding="utf-8") as out:
+            for row in rows:
+                out.write(json.dumps(row) + "\n")
+        self.waiting.append(name)
+
+    def finish(self) -> None:
+        """The tables still waiting, parents first (a parent the file lacks has no rows)."""
+        for table in self.known:
+            if table in self.waiting:
+                self._insert_spooled(table)
+
+    def _ready(self, name: str) -> bool:
+        parents = {key.column.table.name for key in self.known[name].foreign_keys}
+        return parents - {name} <= self.counts.keys()
+
+    def _insert_ready(self) -> None:
+        while ready := [name for name in self.waiting if self._ready(name)]:
+            self._insert_spooled(ready[0])
+
+    def _insert_spooled(self, name: str) -> None:
+        self.waiting.remove(name)
+        with (self.spool / name).open(encoding="utf-8") as spooled:
+            self._insert(name, (json.loads(line) for line in spooled))
+
+    def _insert(self, name: str, rows: Iterable[dict[str, Any]]) -> None:
+        table = self.known[name]
+        self.counts[name] = bulk.insert_rows(
+            self.connection, table, self._told(rows), self.null_json.get(name, frozenset())
+        )
+
+    def _told(self, rows: Iterable[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+        for count, row in enumerate(rows, start=1):
+            yield row
+            if count % bulk.BATCH == 0:
+                self.told.advance(self.reader.bytes_read - self.told.done)
+
+
+def _null_json_columns() -> dict[str, frozenset[str]]:
+    """The JSON columns that keep None as SQL NULL, by table (the others keep JSON null)."""
+    return {
+        table.name: frozenset(
+            column.name
+            for column in table.columns
+            if isinstance(column.type, JSON) and column.type.none_as_null
+        )
+        for table in db.metadata.sorted_tables
+    }
+
+
+def _first_line(error: Exception) -> str:
     """The driver's own words, without the statement SQLAlchemy adds to them."""
     cause = getattr(error, "orig", None) or error
     return (str(cause).strip().splitlines() or [type(cause).__name__])[0]
 
 
-def _delete_everything() -> None:
-    for table in reversed(_tables(sign_in_state=True)):
-        db.session.execute(delete(table))
+def _delete_everything(connection: Connection) -> None:
+    tables = _tables(connection, sign_in_state=True)
+    if connection.dialect.name == "postgresql":  # at once, without a trigger per row
+        quote = connection.dialect.identifier_preparer.quote
+        connection.execute(text(f"TRUNCATE {', '.join(quote(t.name) for t in tables)}"))
+        return
+    for table in reversed(tables):
+        connection.execute(delete(table))
 
 
 def _reset_sequences() -> None:
@@ -228,7 +492,109 @@ def _reset_sequences() -> None:
         )
 
 
-def _open_read_only(file: str) -> closing[sqlite3.Connection]:
+# What a restore must not bring back --------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Endable:
+    """What a user can end and a restore must not bring back: a row standing for a secret,
+    found by the secret's SHA-256 (``token_hash``), ended when one of ``ended`` is set."""
+
+    table: str
+    ended: tuple[str, ...]  # the first is the one a restore sets
+    name: str
+    kept: str
+
+
+ENDABLE = (
+    Endable("api_token", ("revoked_at",), "API token", "kept revoked"),
+    Endable("invitation", ("withdrawn_at", "used_at"), "invitation", "kept closed"),
+)
+
+
+def _working_secrets() -> dict[str, set[str]]:
+    """Per :data:`ENDABLE` table, the hashes of the secrets that work now, before a restore."""
+    db.session.remove()
+    with db.engine.connect() as connection:
+        tables = {table.name: table for table in _tables(connection)}
+        return {
+            endable.table: set(
+                connection.scalars(
+                    select(table.c.token_hash).where(
+                        *(table.c[column].is_(None) for column in endable.ended)
+                    )
+                )
+            )
+            for endable in ENDABLE
+            if (table := tables.get(endable.table)) is not None
+        }
+
+
+def _keep_ended(
+    connection: Connection, known: dict[str, Table], live: dict[str, set[str]]
+) -> dict[str, int]:
+    """End every restored secret that did not work just before the restore (ended or gone
+    since the backup, or never known here); how many, per table."""
+    ended: dict[str, int] = {}
+    for endable in ENDABLE:
+        table = known.get(endable.table)
+        if table is None or not {"token_hash", *endable.ended} <= set(table.c.keys()):
+            continue  # an older schema, without it
+        restored = connection.execute(
+            select(table.c.id, table.c.token_hash).where(
+                *(table.c[column].is_(None) for column in endable.ended)
+            )
+        )
+        working = live.get(endable.table, set())
+        ids = [row_id for row_id, digest in restored if digest not in working]
+        for start in range(0, len(ids), 500):
+            connection.execute(
+                update(table)
+                .where(table.c.id.in_(ids[start : start + 500]))
+                .values({endable.ended[0]: utcnow()})
+            )
+        ended[endable.table] = len(ids)
+    return ended
+
+
+def _end_in_sqlite_copy(copy: sqlite3.Connection, live: dict[str, set[str]]) -> dict[str, int]:
+    """Everyone signed out and :func:`_keep_ended`, in an SQLite copy of any revision."""
+    names = {row[0] for row in copy.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    for name in sorted(SIGN_IN_STATE & names):
+        copy.execute(f'DELETE FROM "{name}"')
+    ended: dict[str, int] = {}
+    now = utcnow().isoformat(sep=" ", timespec="microseconds")  # as SQLAlchemy writes it
+    for endable in ENDABLE:
+        if endable.table not in names:
+            continue
+        columns = {row[1] for row in copy.execute(f'PRAGMA table_info("{endable.table}")')}
+        if not {"token_hash", *endable.ended} <= columns:
+            continue
+        still_open = " AND ".join(f'"{column}" IS NULL' for column in endable.ended)
+        restored = copy.execute(
+            f'SELECT id, token_hash FROM "{endable.table}" WHERE {still_open}'
+        ).fetchall()
+        working = live.get(endable.table, set())
+        ids = [(now, row_id) for row_id, digest in restored if digest not in working]
+        copy.executemany(f'UPDATE "{endable.table}" SET "{endable.ended[0]}" = ? WHERE id = ?', ids)
+        ended[endable.table] = len(ids)
+    return ended
+
+
+def _ended_words(ended: dict[str, int]) -> str:
+    """ "; 2 API tokens kept revoked", or nothing."""
+    words = [
+        f"{count} {endable.name}{'s' * (count > 1)} {endable.kept}"
+        for endable in ENDABLE
+        if (count := ended.get(endable.table, 0))
+    ]
+    return "".join(f"; {said}" for said in words)
+
+
+# Restoring an SQLite copy ------------------------------------------------------------------
+
+
+def _open_read_only(file: str | Path) -> closing[sqlite3.Connection]:
     return closing(sqlite3.connect(f"{Path(file).absolute().as_uri()}?mode=ro", uri=True))
 
 
@@ -248,25 +614,34 @@ def _check_sqlite_copy(file: str) -> str:
     return _check_revision(revision[0] if revision else None)
 
 
-def restore(file: str) -> str:
-    """Bring back a backup made by :func:`backup`, of this version of the app or an older one."""
-    if file.endswith(".json"):
-        try:
-            data = json.loads(Path(file).read_text())
-        except (OSError, ValueError, RecursionError) as error:
-            raise BackupError(f"Can't read {file}: {error}") from None
-        return load(data)
-    if _sqlite_path() is None:
+def _restore_sqlite_copy(file: str, progress: Progress) -> str:
+    """The copy's pages in place of the database's, then migrated. The copy is first made
+    again beside the database and its sessions and ended tokens taken out there, so that
+    not even for a moment does the database hold them."""
+    database = _sqlite_path()
+    if database is None:
         raise BackupError("Only an SQLite database can be restored from a file copy.")
     revision = _check_sqlite_copy(file)
+    live = _working_secrets()
     db.session.remove()
-    raw = db.engine.raw_connection()
-    try:
-        with _open_read_only(file) as source:
-            source.backup(raw.driver_connection)  # type: ignore[arg-type]
-    finally:
-        raw.close()
+    with tempfile.TemporaryDirectory(dir=Path(database).parent, prefix=".restore-") as folder:
+        draft = Path(folder) / "restoring.sqlite"
+        with _open_read_only(file) as source, closing(sqlite3.connect(draft)) as copy:
+            source.backup(copy)
+            with copy:
+                revoked = _end_in_sqlite_copy(copy, live)
+        raw = db.engine.raw_connection()
+        try:
+            with _open_read_only(draft) as source:
+                pages = source.execute("PRAGMA page_count").fetchone()[0]
+                source.backup(
+                    raw.driver_connection,  # type: ignore[arg-type]
+                    pages=max(256, pages // 100),
+                    progress=lambda _status, left, total: progress(total - left, total, "pages"),
+                )
+        finally:
+            raw.close()
     db.engine.dispose()
     flask_migrate.upgrade(directory=MIGRATIONS_DIR)
     upgraded = "" if revision == _revisions()[-1] else f", upgraded from schema {revision}"
-    return f"SQLite copy into {_sqlite_path()}{upgraded}"
+    return f"SQLite copy into {_sqlite_path()}{upgraded}{_ended_words(revoked)}"

@@ -1,5 +1,10 @@
 """Command-line tools: ``flask --app scorekeeper ...``."""
 
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any, ClassVar
+
 import click
 from flask import Flask, current_app
 from flask.cli import AppGroup, with_appcontext
@@ -81,7 +86,8 @@ def backup_command(file: str) -> None:
     SQLite database is copied with SQLite's online backup.
     """
     try:
-        summary = backup.backup(file)
+        with progress_bar("Backing up") as progress:
+            summary = backup.backup(file, progress)
     except backup.BackupError as error:
         raise click.ClickException(str(error)) from None
     click.echo(f"Backed up to {file}: {summary}.")
@@ -96,10 +102,54 @@ def restore_command(file: str, yes: bool) -> None:
     if not yes:
         click.confirm("This replaces everything in the database. Go on?", abort=True)
     try:
-        summary = backup.restore(file)
+        with progress_bar("Restoring") as progress:
+            summary = backup.restore(file, progress)
     except backup.BackupError as error:
         raise click.ClickException(str(error)) from None
     click.echo(f"Restored from {file}: {summary}.")
+
+
+class ProgressBar:
+    """A long job's progress on the terminal, drawn by tqdm: how many, how fast, how long
+    is left. Nothing is drawn when the output is not a terminal (cron, a pipe)."""
+
+    UNITS: ClassVar = {"rows": ("rows", 1000), "bytes": ("B", 1024), "pages": ("pages", 1000)}
+
+    def __init__(self, description: str, file: Any = None) -> None:
+        self.description = description
+        self.file = file if file is not None else sys.stderr
+        self.bar: Any = None
+
+    def __call__(self, done: int, total: int, unit: str) -> None:
+        if self.bar is None or self.bar.total != total:
+            self.close()
+            from tqdm import tqdm  # loaded by the commands that draw a bar, not by the app
+
+            name, divisor = self.UNITS.get(unit, (unit, 1000))
+            self.bar = tqdm(
+                total=total,
+                desc=self.description,
+                unit=f" {name}" if name != "B" else name,
+                unit_scale=unit == "bytes" or total >= 100_000,  # 232k, not 232000
+                unit_divisor=divisor,
+                file=self.file,
+                disable=None,  # not a terminal: no bar
+            )
+        self.bar.update(done - self.bar.n)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+            self.bar = None
+
+
+@contextmanager
+def progress_bar(description: str) -> Iterator[ProgressBar]:
+    bar = ProgressBar(description)
+    try:
+        yield bar
+    finally:
+        bar.close()
 
 
 def init_app(app: Flask) -> None:

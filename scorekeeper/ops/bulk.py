@@ -1,0 +1,196 @@
+"""Every row of a table out and in, as fast as each database does it, a batch at a time.
+
+Out: each row as the JSON text of an object of its columns, made by the database itself
+(PostgreSQL's ``row_to_json``, SQLite's ``json_object``) and read with a server-side
+cursor, so no Python object is built per value. In: PostgreSQL's ``COPY … FROM STDIN``,
+SQLite's ``executemany`` of plain tuples. Any other database goes through SQLAlchemy's
+Core, row by row, as before.
+
+The values are the backup's (``ops/backup.py``): dates and moments as ISO 8601 text,
+booleans as JSON booleans, JSON columns as JSON.
+"""
+
+import json
+from collections.abc import Callable, Iterable, Iterator
+from datetime import date, datetime
+from typing import Any, Final
+
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    Connection,
+    Date,
+    DateTime,
+    Table,
+    Text,
+    cast,
+    func,
+    insert,
+    select,
+    text,
+)
+
+#: Rows fetched, or sent, at a time.
+BATCH: Final = 5000
+
+
+def rows_as_json(connection: Connection, table: Table) -> Iterator[list[str]]:
+    """The table's rows in primary-key order, each as JSON text, a batch at a time."""
+    name = connection.dialect.name
+    if name == "postgresql":
+        alias = table.alias("t")
+        statement = select(cast(func.row_to_json(alias.table_valued()), Text)).order_by(
+            *(alias.c[column.name] for column in table.primary_key.columns)
+        )
+    elif name == "sqlite":
+        statement = _sqlite_json(connection, table)
+    else:
+        yield from _rows_in_python(connection, table)
+        return
+    result = connection.execute(statement, execution_options={"yield_per": BATCH})
+    for batch in result.scalars().partitions(BATCH):
+        yield list(batch)
+
+
+def _sqlite_json(connection: Connection, table: Table) -> Any:
+    """``SELECT json_object('id', "id", …)``: booleans written as JSON booleans (SQLite keeps
+    0 and 1), moments with a ``T`` as ISO 8601 and Python write them, JSON kept as JSON."""
+    quote = connection.dialect.identifier_preparer.quote
+    pairs = []
+    for column in table.columns:
+        value = quote(column.name)
+        if isinstance(column.type, Boolean):
+            value = (
+                f"json(CASE WHEN {value} IS NULL THEN NULL "
+                f"WHEN {value} THEN 'true' ELSE 'false' END)"
+            )
+        elif isinstance(column.type, DateTime):
+            value = f"replace({value}, ' ', 'T')"
+        elif isinstance(column.type, JSON):
+            value = f"json({value})"
+        pairs.append(f"'{column.name}', {value}")
+    order = ", ".join(quote(column.name) for column in table.primary_key.columns)
+    ordered = f" ORDER BY {order}" if order else ""
+    return text(f"SELECT json_object({', '.join(pairs)}) FROM {quote(table.name)}{ordered}")
+
+
+def _rows_in_python(connection: Connection, table: Table) -> Iterator[list[str]]:
+    statement = select(table).order_by(*table.primary_key.columns)
+    result = connection.execute(statement, execution_options={"yield_per": BATCH})
+    for batch in result.mappings().partitions(BATCH):
+        yield [json.dumps(dict(row), default=_iso) for row in batch]
+
+
+def _iso(value: Any) -> str:
+    if isinstance(value, date):
+        return value.isoformat()
+    raise TypeError(f"{type(value).__name__} can't be written in a backup")
+
+
+# In ---------------------------------------------------------------------------------------
+
+
+def insert_rows(
+    connection: Connection,
+    table: Table,
+    rows: Iterable[dict[str, Any]],
+    null_json: frozenset[str] = frozenset(),
+) -> int:
+    """Insert ``rows`` (a backup's: values as :func:`rows_as_json` writes them) into ``table``
+    in this connection's transaction; how many. A row's keys that are not columns are
+    left out, a column the row lacks is NULL. ``null_json`` names the JSON columns that
+    keep a None as SQL NULL (the others keep JSON ``null``, as SQLAlchemy writes them).
+
+    ValueError or TypeError for a value that is not what its column holds; the
+    database's own error for a row it refuses.
+    """
+    readers = [_reader(column, null_json) for column in table.columns]
+    names = [column.name for column in table.columns]
+    tuples = (
+        tuple(read(row.get(name)) for read, name in zip(readers, names, strict=True))
+        for row in rows
+    )
+    dialect = connection.dialect.name
+    if dialect == "postgresql":
+        return _copy(connection, table, names, tuples)
+    count = 0
+    for batch in _batches(tuples):
+        if dialect == "sqlite":
+            quote = connection.dialect.identifier_preparer.quote
+            statement = (
+                f"INSERT INTO {quote(table.name)} ({', '.join(quote(n) for n in names)}) "
+                f"VALUES ({', '.join('?' for _ in names)})"
+            )
+            connection.exec_driver_sql(statement, batch)
+        else:
+            connection.execute(insert(table), [dict(zip(names, row, strict=True)) for row in batch])
+        count += len(batch)
+    return count
+
+
+def _copy(connection: Connection, table: Table, names: list[str], rows: Iterable[tuple]) -> int:
+    quote = connection.dialect.identifier_preparer.quote
+    columns = ", ".join(quote(name) for name in names)
+    count = 0
+    driver = connection.connection.driver_connection
+    assert driver is not None
+    with (
+        driver.cursor() as cursor,
+        cursor.copy(f"COPY {quote(table.name)} ({columns}) FROM STDIN") as copy,
+    ):
+        for row in rows:
+            copy.write_row(row)
+            count += 1
+    return count
+
+
+def _batches(rows: Iterable[tuple]) -> Iterator[list[tuple]]:
+    batch: list[tuple] = []
+    for row in rows:
+        batch.append(row)
+        if len(batch) == BATCH:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
+def _reader(column: Any, null_json: frozenset[str]) -> Callable[[Any], Any]:
+    """What a backup's value becomes for the database, checked, for ``column``'s type."""
+    if isinstance(column.type, DateTime):
+        return _moment
+    if isinstance(column.type, Date):
+        return _day
+    if isinstance(column.type, JSON):
+        return _json_or_null if column.name in null_json else _json
+    return _same
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+def _moment(value: Any) -> str | None:
+    """A moment as SQLAlchemy keeps it (and PostgreSQL reads it): ``2025-03-14 20:15:00.000000``."""
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise TypeError(f"{value!r} is not a moment")
+    moment = datetime.fromisoformat(value).replace(tzinfo=None)  # as the column keeps it
+    return moment.isoformat(sep=" ", timespec="microseconds")
+
+
+def _day(value: Any) -> str | None:
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise TypeError(f"{value!r} is not a day")
+    return date.fromisoformat(value).isoformat()
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value)
+
+
+def _json_or_null(value: Any) -> str | None:
+    return None if value is None else json.dumps(value)

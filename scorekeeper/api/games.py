@@ -10,6 +10,7 @@ from typing import Any, Final
 
 from flask import jsonify, request, url_for
 from pydantic import ValidationError
+from sqlalchemy import select
 from werkzeug.wrappers import Response
 
 from scorekeeper.accounts.permissions import can_read, role_in
@@ -62,21 +63,36 @@ def writable_game(game_id: int, role: Role = Role.SCOREKEEPER) -> Game:
     return game
 
 
-def game_json(game: Game) -> dict[str, Any]:
+def _league_to_change(game_id: int) -> None:
+    """What recording a deal checks before the service loads the game: a token (401), the
+    game (404), then the scorekeeper role in its league (403), read from the league alone."""
+    require_user()
+    league = None
+    if game_id <= MAX_ID:
+        league = db.session.scalar(select(League).join(Game.league).where(Game.id == game_id))
+    if league is None:
+        raise ApiError(404, "There is no such game.")
+    require_api_role(league, Role.SCOREKEEPER)
+
+
+def game_json(game: Game, saved: game_service.Saved | None = None) -> dict[str, Any]:
     """A game as every game endpoint answers it (:class:`.answers.Game`)."""
-    return answers.Game.of(game).model_dump(mode="json")
+    return answers.Game.of(game, saved).model_dump(mode="json")
 
 
-def answer(game: Game, status: int = 200) -> Response:
-    response = jsonify(game_json(game))
+def answer(game: Game, status: int = 200, saved: game_service.Saved | None = None) -> Response:
+    response = jsonify(game_json(game, saved))
     response.status_code = status
     return response
 
 
-def changed(game_id: int, change: Callable[[], object], status: int = 200) -> Response:
-    """Make a change through a service and answer the game; refusals become 404 and 409."""
+def changed(
+    game_id: int, change: Callable[[], game_service.Saved | Game], status: int = 200
+) -> Response:
+    """Make a change through a service and answer the game it leaves (built from the
+    change's own replay when it made one); refusals become 404 and 409."""
     try:
-        change()
+        done = change()
     except NotFound as error:
         raise ApiError(404, error.message) from None
     except StaleVersion:
@@ -88,7 +104,9 @@ def changed(game_id: int, change: Callable[[], object], status: int = 200) -> Re
         ) from None
     except Conflict as error:
         raise ApiError(409, error.message) from None
-    return answer(_game(game_id), status)
+    if isinstance(done, game_service.Saved):
+        return answer(done.game, status, done)
+    return answer(done, status)
 
 
 def league_to_play_in() -> League:
@@ -189,7 +207,7 @@ def read_deal(body: dict[str, Any]) -> tuple[Tally, DealInput]:
 @idempotent(allowed=writable_game)
 def record_deal(game_id: int) -> Response:
     """Record the next deal; ``version``, when given, must be the game's current one."""
-    writable_game(game_id)
+    _league_to_change(game_id)
     tally, deal = read_deal(json_body())
     cards: CountedCards | None = deal.cards
     return changed(

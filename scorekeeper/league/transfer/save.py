@@ -15,7 +15,7 @@ from scorekeeper.league.transfer.plan import ImportPlan, ImportProblems, Planned
 from scorekeeper.models import Deal, Game, Player, Season, db
 from scorekeeper.records import results, totals
 from scorekeeper.table import audit
-from scorekeeper.table.service import derived_columns
+from scorekeeper.table.service import derived_columns, settlement_of
 from scorekeeper.web.formatting import number as worded_number
 from scorekeeper.web.translation import gettext, ngettext
 
@@ -146,7 +146,9 @@ def _save(
             version=1,
         )
         game.rules, game.stakes = planned.rules, planned.stakes
-        for name, value in derived_columns(planned.card, planned.stakes).items():
+        for name, value in derived_columns(
+            planned.card, settlement_of(planned.card, planned.stakes)
+        ).items():
             setattr(game, name, value)
         game.finished_at = planned.finished_at if game.finished else None
         game.paid_at = planned.paid_at  # marked paid by nobody here: the import says who

@@ -27,10 +27,10 @@ from .core import (
     bp,
     invalid,
     json_body,
-    query_arguments,
     require_api_role,
     require_user,
 )
+from .declared import CHANGE, declared
 from .idempotency import idempotent
 from .leagues import league_named
 from .reading import fields_of, read
@@ -128,6 +128,7 @@ def league_stakes(defaults: Mapping[str, Any] | None) -> Stakes:
 
 
 @bp.post("/games")
+@declared(201, answers.Game, errors=(400, 403, 409), body=NewGame, token=True, location=True)
 @idempotent(allowed=league_to_play_in)
 def new_game() -> Response:
     """Start a game in a league (scorekeepers): players, preset, rules, stakes, first dealer."""
@@ -155,12 +156,14 @@ def new_game() -> Response:
 
 
 @bp.get("/games/<id:game_id>")
+@declared(200, answers.Game, errors=(404,))
 def game(game_id: int) -> Response:
     """The game: rules, stakes, every deal with the running totals, winner and settlement."""
     return answer(readable_game(game_id))
 
 
 @bp.get("/games/<id:game_id>/history")
+@declared(200, [answers.Event], errors=(403, 404))
 def history(game_id: int) -> Response:
     """The game's audit trail, newest first: members of its league only (as on its page)."""
     found = readable_game(game_id)
@@ -200,6 +203,7 @@ def read_deal(body: dict[str, Any]) -> tuple[Tally, DealInput]:
 
 
 @bp.post("/games/<id:game_id>/deals")
+@declared(201, answers.Game, errors=CHANGE, body=DealInput, token=True)
 @idempotent(allowed=writable_game)
 def record_deal(game_id: int) -> Response:
     """Record the next deal; ``version``, when given, must be the game's current one."""
@@ -214,6 +218,7 @@ def record_deal(game_id: int) -> Response:
 
 
 @bp.put("/games/<id:game_id>/deals/<id:number>")
+@declared(200, answers.Game, errors=CHANGE, body=DealInput, token=True)
 def edit_deal(game_id: int, number: int) -> Response:
     """Correct any deal; everything after it is recomputed (a finished game may reopen)."""
     writable_game(game_id)
@@ -226,7 +231,7 @@ def edit_deal(game_id: int, number: int) -> Response:
 
 
 @bp.delete("/games/<id:game_id>/deals/<id:number>")
-@query_arguments(DeleteQuery)
+@declared(200, answers.Game, errors=CHANGE, query=DeleteQuery, token=True)
 def delete_deal(game_id: int, number: int) -> Response:
     """Delete any deal; later deals move up one number. ``?version=`` as with a change."""
     writable_game(game_id)
@@ -235,6 +240,7 @@ def delete_deal(game_id: int, number: int) -> Response:
 
 
 @bp.post("/games/<id:game_id>/paid")
+@declared(200, answers.Game, errors=CHANGE, body=VersionInput, optional_body=True, token=True)
 @idempotent(allowed=writable_game)
 def mark_paid(game_id: int) -> Response:
     """The loser has paid: the finished game is settled and locked (scorekeepers)."""
@@ -244,6 +250,7 @@ def mark_paid(game_id: int) -> Response:
 
 
 @bp.post("/games/<id:game_id>/unlock")
+@declared(200, answers.Game, errors=CHANGE, body=VersionInput, optional_body=True, token=True)
 @idempotent(allowed=lambda game_id: writable_game(game_id, Role.ADMIN))
 def unlock(game_id: int) -> Response:
     """A league admin unlocks a settled game for corrections; it is unpaid again."""

@@ -13,12 +13,14 @@ from scorekeeper.table import seats
 
 from . import answers
 from .core import ApiError, bp, json_body
+from .declared import declared
 from .games import readable_game
 from .reading import read
 from .shapes import VersionInput
 
 
 @bp.get("/games/<id:game_id>/agreements")
+@declared(200, [answers.Agreement], errors=(404,))
 def agreements(game_id: int) -> Response:
     """Each player's latest agreement with the card, and whether it still stands."""
     game = readable_game(game_id)
@@ -33,12 +35,14 @@ def _seat(token: str) -> SeatLink:
 
 
 @bp.get("/seats/<token>")
+@declared(200, answers.SeatCard, errors=(404,))
 def seat(token: str) -> Response:
     """What a seat's link opens: the game, the seat, and both agreements."""
     return answers.SeatCard.of(_seat(token)).sent()
 
 
 @bp.post("/seats/<token>/agreement")
+@declared(201, answers.SeatCard, errors=(400, 404, 409), body=VersionInput, optional_body=True)
 def agree(token: str) -> Response:
     """The seat's player agrees with the card: at ``version``, when given (else as it is)."""
     link = _seat(token)

@@ -255,7 +255,11 @@ class SeatLink(Model):
 
     def is_open(self, paid_at: datetime | None, now: datetime) -> bool:
         """Not revoked, and its game (paid at ``paid_at``) not paid more than the days a
-        link outlives it."""
+        link outlives it.
+
+        The one rule of a link's life (``table.seats.open_seat`` and ``seat_version`` ask
+        it): an abandoned game (issue 24's ``Game.abandoned_at``, not on main yet) must
+        close its links here too, read in ``seat_version``'s one statement."""
         if self.revoked_at is not None:
             return False
         return paid_at is None or now < paid_at + timedelta(days=SEAT_LINK_DAYS_AFTER_PAID)

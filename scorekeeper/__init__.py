@@ -7,7 +7,6 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
-import flask_babel
 from flask import Flask
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
@@ -28,7 +27,17 @@ from scorekeeper.table import count_views, seat_views
 from scorekeeper.table import views as table_views
 from scorekeeper.table.forms import preset_rules
 from scorekeeper.urls import is_api_request
-from scorekeeper.web import assets, errors, filters, https, i18n, messages, offline, security
+from scorekeeper.web import (
+    assets,
+    errors,
+    filters,
+    https,
+    i18n,
+    languages,
+    messages,
+    offline,
+    security,
+)
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 
@@ -160,7 +169,7 @@ def register_blueprints(app: Flask) -> None:
 
 def register_hooks(app: Flask) -> None:
     app.before_request(security.refuse_nul_characters)
-    app.before_request(flask_babel.refresh)  # the language chosen afresh for every request
+    app.before_request(languages.refresh)  # the language chosen afresh for every request
     app.before_request(accounts_views.first_visit_offers_setup)
     app.after_request(security.security_headers)
     https.init_app(app)  # around the whole app: Secure cookies, and the proxies trusted

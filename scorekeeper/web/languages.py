@@ -2,14 +2,23 @@
 
 English and French (Québec French, formatted as in Canada). Which one a visitor gets
 is chosen by :mod:`scorekeeper.web.i18n`; this module only reads the choice, through
-Flask-Babel's :func:`~flask_babel.get_locale`, so that the messages and the number
-formats can ask for it without importing the switch.
+Flask-Babel's :func:`~flask_babel.get_locale` and :func:`~flask_babel.get_translations`,
+so that the messages and the number formats can ask for it without importing the switch.
+
+A page asks for its language a few hundred times (every message, every number), and
+each of Flask-Babel's answers goes through several context look-ups. So Flask-Babel is
+asked once per request and the answer kept on ``g`` until :func:`refresh`, which runs
+before every request (as Flask-Babel's own cache does).
 """
 
+from dataclasses import dataclass
 from typing import Final
 
 from babel import Locale
-from flask_babel import get_locale
+from babel.support import NullTranslations
+from flask import g, has_app_context
+from flask_babel import get_locale, get_translations
+from flask_babel import refresh as refresh_babel
 
 #: The languages offered, each in its own words (for the switch).
 LANGUAGES: Final = {"en": "English", "fr": "Français"}
@@ -17,18 +26,55 @@ DEFAULT_LANGUAGE: Final = "en"
 #: The locale each language is written in: Canadian, as Mille is from Montreal.
 LOCALES: Final = {"en": "en_CA", "fr": "fr_CA"}
 
-_DEFAULT_LOCALE: Final = Locale.parse(LOCALES[DEFAULT_LANGUAGE])
+
+@dataclass(frozen=True, slots=True)
+class PageLanguage:
+    """A page's language: its locale (``key`` names it, for the per-locale caches), its
+    language code, and its catalog of messages."""
+
+    locale: Locale
+    key: str
+    language: str
+    translations: NullTranslations
+
+    @classmethod
+    def of(cls, locale: Locale, translations: NullTranslations) -> "PageLanguage":
+        return cls(locale, str(locale), str(locale.language), translations)
+
+
+#: Outside an app (a script, the engine's own tests): English, no catalog.
+_DEFAULT: Final = PageLanguage.of(Locale.parse(LOCALES[DEFAULT_LANGUAGE]), NullTranslations())
+_KEPT: Final = "scorekeeper_language"
+
+
+def page_language() -> PageLanguage:
+    """This request's language, asked of Flask-Babel once per request; English (Canada)
+    outside a request (the shell, the CLI)."""
+    if not has_app_context():
+        return _DEFAULT
+    kept: PageLanguage | None = g.get(_KEPT)
+    if kept is None:
+        kept = PageLanguage.of(get_locale() or _DEFAULT.locale, get_translations())
+        setattr(g, _KEPT, kept)
+    return kept
+
+
+def refresh() -> None:
+    """Choose the language afresh (before every request, or after a change of the
+    choice): Flask-Babel's :func:`~flask_babel.refresh`, and this module's copy too."""
+    refresh_babel()
+    g.pop(_KEPT, None)
 
 
 def current_locale() -> Locale:
     """This request's locale; English (Canada) outside a request (the shell, the CLI)."""
-    return get_locale() or _DEFAULT_LOCALE
+    return page_language().locale
 
 
 def current_language() -> str:
     """``en`` or ``fr``: the language of this page."""
-    return str(current_locale().language)
+    return page_language().language
 
 
 def in_english() -> bool:
-    return current_language() == DEFAULT_LANGUAGE
+    return page_language().language == DEFAULT_LANGUAGE

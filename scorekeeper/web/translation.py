@@ -1,10 +1,11 @@
 """The messages in the page's language: gettext for the code and the templates, with
 French elision, and WTForms' own messages.
 
-Flask-Babel's :func:`~flask_babel.get_translations` gives the catalog; the functions
-here are Flask-Babel's ``gettext``, ``ngettext`` and ``lazy_gettext`` (same signatures,
-same results, and ``pybabel extract`` reads the same names) with one step added before
-the values are put in: French "de %(name)s" becomes "d'%(name)s" before a vowel.
+Flask-Babel's :func:`~flask_babel.get_translations` gives the catalog, asked once per
+request (:func:`.languages.page_language`); the functions here are Flask-Babel's
+``gettext``, ``ngettext`` and ``lazy_gettext`` (same signatures, same results, and
+``pybabel extract`` reads the same names) with one step added before the values are put
+in: French "de %(name)s" becomes "d'%(name)s" before a vowel.
 """
 
 import re
@@ -13,14 +14,13 @@ from typing import Any, Final
 
 from babel.support import NullTranslations, Translations
 from flask import current_app, has_request_context
-from flask_babel import get_translations
 from flask_babel.speaklater import LazyString
 from jinja2 import pass_context
 from jinja2.runtime import Context
 from markupsafe import Markup
 from wtforms.i18n import messages_path
 
-from scorekeeper.web.languages import current_locale
+from scorekeeper.web.languages import page_language
 
 # French elides "de" and "que" before a vowel: "Points d'Erin", not "Points de Erin". The
 # catalog writes "de %(name)s"; which one a name takes is known only with the name.
@@ -52,14 +52,14 @@ def elided(text: str, variables: dict[str, Any]) -> str:
 
 def gettext(string: str, **variables: Any) -> str:
     """``string`` in the page's language, with ``variables`` put in (as Flask-Babel's)."""
-    text: str = get_translations().ugettext(string)
+    text: str = page_language().translations.ugettext(string)
     return elided(text, variables) % variables if variables else text
 
 
 def ngettext(singular: str, plural: str, num: int, **variables: Any) -> str:
     """The singular or plural in the page's language, with ``num`` and ``variables`` put in."""
     variables.setdefault("num", num)
-    text: str = get_translations().ungettext(singular, plural, num)
+    text: str = page_language().translations.ungettext(singular, plural, num)
     return elided(text, variables) % variables
 
 
@@ -75,7 +75,7 @@ def lazy_gettext(string: str, **variables: Any) -> LazyString:
 
 @pass_context
 def template_gettext(context: Context, string: str, /, **variables: Any) -> str:
-    text = get_translations().ugettext(string)
+    text = page_language().translations.ugettext(string)
     if context.eval_ctx.autoescape:
         text = Markup(text)
     return elided(text, variables) % variables  # type: ignore[no-any-return]
@@ -86,7 +86,7 @@ def template_ngettext(
     context: Context, singular: str, plural: str, num: int, /, **variables: Any
 ) -> str:
     variables.setdefault("num", num)
-    text = get_translations().ungettext(singular, plural, num)
+    text = page_language().translations.ungettext(singular, plural, num)
     if context.eval_ctx.autoescape:
         text = Markup(text)
     return elided(text, variables) % variables  # type: ignore[no-any-return]
@@ -102,12 +102,11 @@ _WTFORMS_CATALOGS: dict[str, NullTranslations] = {}
 def _wtforms_catalog() -> NullTranslations | None:
     if not has_request_context():
         return None
-    locale = current_locale()
-    key = str(locale)
-    catalog = _WTFORMS_CATALOGS.get(key)
+    language = page_language()
+    catalog = _WTFORMS_CATALOGS.get(language.key)
     if catalog is None:
-        catalog = Translations.load(messages_path(), [locale], domain="wtforms")
-        _WTFORMS_CATALOGS[key] = catalog
+        catalog = Translations.load(messages_path(), [language.locale], domain="wtforms")
+        _WTFORMS_CATALOGS[language.key] = catalog
     return catalog
 
 

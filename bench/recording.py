@@ -8,13 +8,18 @@ The paths, each through the whole app with Flask's test client, signed in:
   fetch``), answered with the game page itself;
 * **page, last deal**: a deal that ends the game, answered in one request (the
   settlement, the league's results and records written with it);
-* **API**: ``POST /api/v1/games/<id>/deals`` with a bearer token, answered with the game.
+* **API**: ``POST /api/v1/games/<id>/deals`` with a bearer token, answered with the game,
+  and the same with an ``Idempotency-Key`` (the key and its answer kept with the deal);
+* **correction** and **undo** (issue 26): the Fix page's form and the undo button, the
+  API's ``PUT`` and ``DELETE`` of a deal, on a game in progress and on a finished game (a
+  correction that changes its settlement, an undo that reopens it).
 
 Each path's statements are counted once (``BEGIN`` left out, as in
-``tests/league/test_query_counts.py``), then it is timed ``--count`` times after a
-warm-up: median and p95 in milliseconds. Games are fresh ones with three deals, so no
-timed request ends a game but the "last deal" one. Timings are noisy on a shared
-machine; the statement counts are exact. Run it before and after a change::
+``tests/league/test_query_counts.py``; ``--show`` prints them), then it is timed
+``--count`` times after a warm-up: median and p95 in milliseconds. Games are fresh ones
+with three deals (four for a finished one), so no timed request ends a game but the
+"last deal" ones. Timings are noisy on a shared machine; the statement counts are exact.
+Run it before and after a change::
 
     python -m bench.recording --db both
 """
@@ -43,6 +48,10 @@ from .common import DEFAULT_POSTGRES, PASSWORD, dispose, make_app, percentile
 WARM_UP = 10
 #: Three deals that leave the game at 1,030 to 600: the next deal of 200 ends it.
 OPENING = [(0, (300, 200)), (1, (150, 250)), (0, (580, 150))]
+#: The deal that ends a game after the opening, and a correction of its second deal that
+#: changes the settlement of the finished game without reopening it.
+LAST = (0, (200, 5))
+CORRECTION = (1, (150, 300))
 
 
 class Evening:
@@ -58,7 +67,7 @@ class Evening:
         login = {"username": "bench-admin", "password": PASSWORD}
         assert self.browser.post("/login", data=login).status_code == 302
 
-    def new_game(self) -> int:
+    def new_game(self, *, finished: bool = False) -> int:
         data = {
             "player0": "Ana",
             "player1": "Ben",
@@ -75,9 +84,44 @@ class Evening:
         }
         response = self.browser.post("/leagues/our-table/games/new", data=data)
         game_id = int(response.headers["Location"].rsplit("/", 1)[1])
-        for out, scores in OPENING:
+        for out, scores in OPENING + ([LAST] if finished else []):
             self.page_deal(game_id, out, scores, fetch=False)
         return game_id
+
+    @property
+    def script(self) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.token}"}
+
+    def page_fix(self, game_id: int, number: int, deal: tuple[int, tuple[int, int]]) -> Any:
+        out, scores = deal
+        data = {
+            "out": str(out),
+            "score0": str(scores[0]),
+            "score1": str(scores[1]),
+            "stars0": "0",
+            "stars1": "0",
+        }
+        response = self.browser.post(f"/games/{game_id}/deals/{number}", data=data)
+        assert response.status_code == 302, response.status_code
+        return response
+
+    def page_undo(self, game_id: int) -> Any:
+        response = self.browser.post(f"/games/{game_id}/undo", data={})
+        assert response.status_code == 302, response.status_code
+        return response
+
+    def api_fix(self, game_id: int, number: int, deal: tuple[int, tuple[int, int]]) -> Any:
+        body = {"out": deal[0], "scores": list(deal[1]), "naturals": [0, 0]}
+        url = f"/api/v1/games/{game_id}/deals/{number}"
+        response = self.browser.put(url, json=body, headers=self.script)
+        assert response.status_code == 200, response.get_data()[:200]
+        return response
+
+    def api_undo(self, game_id: int, number: int) -> Any:
+        url = f"/api/v1/games/{game_id}/deals/{number}"
+        response = self.browser.delete(url, headers=self.script)
+        assert response.status_code == 200, response.get_data()[:200]
+        return response
 
     def page_deal(self, game_id: int, out: int, scores: tuple[int, int], *, fetch: bool) -> Any:
         data = {
@@ -93,9 +137,11 @@ class Evening:
         assert response.status_code == (200 if fetch else 302), response.status_code
         return response
 
-    def api_deal(self, game_id: int) -> TestResponse:
-        body = {"out": 0, "scores": [20, 5], "naturals": [0, 0]}
-        headers = {"Authorization": f"Bearer {self.token}"}
+    def api_deal(
+        self, game_id: int, scores: tuple[int, int] = (20, 5), *, key: bool = False
+    ) -> TestResponse:
+        body = {"out": 0, "scores": list(scores), "naturals": [0, 0]}
+        headers = self.script | ({"Idempotency-Key": uuid.uuid4().hex} if key else {})
         response = self.browser.post(f"/api/v1/games/{game_id}/deals", json=body, headers=headers)
         assert response.status_code == 201, response.get_data()[:200]
         return response
@@ -104,22 +150,43 @@ class Evening:
 def paths(evening: Evening) -> dict[str, Callable[[], Callable[[], object]]]:
     """Each path: a setup (a fresh game, untimed) that returns the request to time."""
 
-    def on_fresh_game(send: Callable[[int], object]) -> Callable[[], Callable[[], object]]:
+    def on_fresh_game(
+        send: Callable[[int], object], *, finished: bool = False
+    ) -> Callable[[], Callable[[], object]]:
         def setup() -> Callable[[], object]:
-            game_id = evening.new_game()
+            game_id = evening.new_game(finished=finished)
             return lambda: send(game_id)
 
         return setup
 
+    last = LAST[1]
+    ended = len(OPENING) + 1
     return {
         "page, redirect": on_fresh_game(lambda g: evening.page_deal(g, 0, (20, 5), fetch=False)),
         "page, one request": on_fresh_game(lambda g: evening.page_deal(g, 0, (20, 5), fetch=True)),
-        "page, last deal": on_fresh_game(lambda g: evening.page_deal(g, 0, (200, 5), fetch=True)),
+        "page, last deal": on_fresh_game(lambda g: evening.page_deal(g, 0, last, fetch=True)),
+        "page, last deal, redirect": on_fresh_game(
+            lambda g: evening.page_deal(g, 0, last, fetch=False)
+        ),
         "API": on_fresh_game(evening.api_deal),
+        "API, last deal": on_fresh_game(lambda g: evening.api_deal(g, last)),
+        "API, Idempotency-Key": on_fresh_game(lambda g: evening.api_deal(g, key=True)),
+        "page, correction": on_fresh_game(lambda g: evening.page_fix(g, 2, CORRECTION)),
+        "page, correction, finished": on_fresh_game(
+            lambda g: evening.page_fix(g, 2, CORRECTION), finished=True
+        ),
+        "page, undo": on_fresh_game(evening.page_undo),
+        "page, undo, reopens": on_fresh_game(evening.page_undo, finished=True),
+        "API, correction": on_fresh_game(lambda g: evening.api_fix(g, 2, CORRECTION)),
+        "API, correction, finished": on_fresh_game(
+            lambda g: evening.api_fix(g, 2, CORRECTION), finished=True
+        ),
+        "API, undo": on_fresh_game(lambda g: evening.api_undo(g, len(OPENING))),
+        "API, undo, reopens": on_fresh_game(lambda g: evening.api_undo(g, ended), finished=True),
     }
 
 
-def statements_of(app: Flask, send: Callable[[], object]) -> int:
+def statements_of(app: Flask, send: Callable[[], object]) -> list[str]:
     """The SQL statements ``send()`` makes the app send, ``BEGIN`` left out."""
     sent: list[str] = []
 
@@ -134,10 +201,10 @@ def statements_of(app: Flask, send: Callable[[], object]) -> int:
         send()
     finally:
         event.remove(engine, "before_cursor_execute", seen)
-    return len(sent)
+    return sent
 
 
-def measure(app: Flask, count: int) -> dict[str, tuple[int, list[float]]]:
+def measure(app: Flask, count: int) -> dict[str, tuple[list[str], list[float]]]:
     evening = Evening(app)
     found = {}
     for name, setup in paths(evening).items():
@@ -168,18 +235,21 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--db", choices=["sqlite", "postgresql", "both"], default="both")
     parser.add_argument("--postgres", default=DEFAULT_POSTGRES, help="server URL")
     parser.add_argument("--count", type=int, default=40, help="timed requests of each path")
+    parser.add_argument("--show", action="store_true", help="print each path's statements")
     args = parser.parse_args(argv)
     for kind in ["sqlite", "postgresql"] if args.db == "both" else [args.db]:
         with database(kind, args.postgres) as url:
             app = make_app(url, WTF_CSRF_ENABLED=False)  # the forms as the tests post them
             print(f"{kind}: {args.count} deals by each path")
             for name, (statements, times) in measure(app, args.count).items():
-                median = statistics.median(times) * 1000
-                p95 = percentile(times, 95) * 1000
-                print(
-                    f"  {name:<18} {statements:3d} statements   "
-                    f"median {median:6.2f} ms   p95 {p95:6.2f} ms"
-                )
+                timed = ""
+                if times:
+                    median = statistics.median(times) * 1000
+                    p95 = percentile(times, 95) * 1000
+                    timed = f"   median {median:6.2f} ms   p95 {p95:6.2f} ms"
+                print(f"  {name:<27} {len(statements):3d} statements{timed}")
+                for statement in statements if args.show else []:
+                    print("      " + " ".join(statement.split())[:160])
             dispose(app)
 
 

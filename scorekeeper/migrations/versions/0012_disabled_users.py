@@ -6,14 +6,14 @@ stay. Every account is in use after the upgrade; the downgrade drops the column 
 disabled account is then in use again, with its sessions and tokens still ended).
 
 Revision ID: 0012_disabled_users
-Revises: 0014_rating_uncertainty
+Revises: 0015_seat_links
 """
 
 import sqlalchemy as sa
 from alembic import op
 
 revision = "0012_disabled_users"
-down_revision = "0014_rating_uncertainty"
+down_revision = "0015_seat_links"
 branch_labels = None
 depends_on = None
 

@@ -59,15 +59,18 @@ TALLY_COLUMNS: Final = {
 def parse_csv(source: str | TextIO) -> ImportPlan:
     """Check every row of a CSV of paper score cards; ImportProblems lists each bad line.
 
-    The file is read as a stream, a game at a time, and read again to be saved
-    (:attr:`ImportPlan.read_games`): however large, it is never all in memory.
+    The file is read as a stream, a game at a time; each checked game is kept on disk
+    (:meth:`ImportPlan.keep`) to be saved: however large, it is never all in memory.
     """
     stream = io.StringIO(source) if isinstance(source, str) else source
-    plan = ImportPlan(source="score_card")
-    for game in _csv_games(stream):
-        plan.add(game)
-    plan.read_games = lambda: _csv_games(stream)
-    plan.file = stream
+    plan = ImportPlan(source="score_card", file=stream)
+    try:
+        for game in _csv_games(stream):
+            plan.add(game)
+            plan.keep(game)
+    except BaseException:
+        plan.close()
+        raise
     return plan
 
 

@@ -1,47 +1,30 @@
 """The league as JSON: every game, lossless, so an import makes it again."""
 
+import itertools
+import json
+from collections.abc import Iterator
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Final
 
 from sqlalchemy import select
-from sqlalchemy.orm import joinedload
+from sqlalchemy.orm import aliased
 
 from scorekeeper.engine import format_money
 from scorekeeper.league.transfer.formats import JSON_FORMAT
-from scorekeeper.models import Deal, Game, League, Season, User, db
+from scorekeeper.models import Deal, Game, League, Player, Season, User, db
+
+#: Rows read at a time.
+BATCH: Final = 5000
 
 
-def _league_games(league_id: int) -> Any:
-    return (
-        select(Game)
-        .options(joinedload(Game.player0), joinedload(Game.player1))
-        .where(Game.league_id == league_id)
-        .order_by(Game.id)
-    )
-
-
-def export_json(league: League) -> dict[str, Any]:
-    """Everything needed to make the league's games again, and what they came to."""
-    games = list(db.session.scalars(_league_games(league.id)))
-    deals: dict[int, list[Deal]] = {}
-    for deal in db.session.scalars(
-        select(Deal)
-        .join(Game)
-        .where(Game.league_id == league.id)
-        .order_by(Deal.game_id, Deal.number)
-    ):
-        deals.setdefault(deal.game_id, []).append(deal)
-    payers = dict(
-        db.session.execute(
-            select(Game.id, User.username)
-            .join(User, User.id == Game.paid_by_id)
-            .where(Game.league_id == league.id)
-        ).all()
-    )
+def export_json(league: League) -> Iterator[str]:
+    """Everything needed to make the league's games again, and what they came to, as JSON
+    text, a game at a time: the same text as ``json.dumps(…, indent=1, ensure_ascii=False)``
+    of the whole, which a league of any size would have to hold in memory."""
     seasons = db.session.scalars(
         select(Season).where(Season.league_id == league.id).order_by(Season.starts_on, Season.id)
     )
-    return {
+    head = {
         "format": JSON_FORMAT,
         "exported_at": _iso(datetime.now(UTC).replace(tzinfo=None)),
         "league": {"name": league.name, "slug": league.slug, "public": league.public},
@@ -50,14 +33,73 @@ def export_json(league: League) -> dict[str, Any]:
             {"name": s.name, "starts_on": s.starts_on.isoformat(), "ends_on": s.ends_on.isoformat()}
             for s in seasons
         ],
-        "games": [_game_json(game, deals.get(game.id, []), payers.get(game.id)) for game in games],
+        "games": [],
     }
+    # The head is read now, while the league is loaded; the games as they are sent.
+    return _document(json.dumps(head, indent=1, ensure_ascii=False), league.id)
 
 
-def _game_json(game: Game, deals: list[Deal], paid_by: str | None) -> dict[str, Any]:
+def _document(text: str, league_id: int) -> Iterator[str]:
+    games = _games_with_deals(league_id)
+    first = next(games, None)
+    if first is None:
+        yield text
+        return
+    yield text[: text.rindex('"games": []')] + '"games": ['
+    chunk = []
+    for number, game in enumerate(itertools.chain([first], games)):
+        chunk.append(("\n  " if not number else ",\n  ") + _indented(game))
+        if len(chunk) == 100:
+            yield "".join(chunk)
+            chunk = []
+    yield "".join(chunk) + "\n ]\n}"
+
+
+def _indented(game: dict[str, Any]) -> str:
+    """A game as it is laid out two levels down in the whole document."""
+    return json.dumps(game, indent=1, ensure_ascii=False).replace("\n", "\n  ")
+
+
+def _games_with_deals(league_id: int) -> Iterator[dict[str, Any]]:
+    """Each game of the league as JSON values, its deals read beside it: two server-side
+    cursors in game order."""
+    a, b = aliased(Player), aliased(Player)
+    games = _rows(
+        select(Game, a.name, b.name, User.username)
+        .join(a, a.id == Game.player0_id)
+        .join(b, b.id == Game.player1_id)
+        .outerjoin(User, User.id == Game.paid_by_id)
+        .where(Game.league_id == league_id)
+        .order_by(Game.id)
+    )
+    deals = _rows(
+        select(Deal)
+        .join(Game, Game.id == Deal.game_id)
+        .where(Game.league_id == league_id)
+        .order_by(Deal.game_id, Deal.number)
+    )
+    deal = next(deals, None)
+    for game, name_a, name_b, paid_by in games:
+        kept = []
+        while deal is not None and deal.game_id == game.id:
+            kept.append(_deal_json(deal))
+            deal = next(deals, None)
+        yield _game_json(game, (name_a, name_b), kept, paid_by)
+
+
+def _rows(statement: Any) -> Iterator[Any]:
+    result = db.session.execute(statement, execution_options={"yield_per": BATCH})
+    for batch in result.partitions(BATCH):
+        for row in batch:
+            yield row if len(row) > 1 else row[0]
+
+
+def _game_json(
+    game: Game, names: tuple[str, str], deals: list[dict[str, Any]], paid_by: str | None
+) -> dict[str, Any]:
     return {
         "id": game.id,
-        "players": [game.player0.name, game.player1.name],
+        "players": list(names),
         "preset": game.preset,
         "rules": {
             "target": game.target,
@@ -72,7 +114,7 @@ def _game_json(game: Game, deals: list[Deal], paid_by: str | None) -> dict[str, 
         "finished_at": _iso(game.finished_at),
         "paid_at": _iso(game.paid_at),
         "paid_by": paid_by,
-        "deals": [_deal_json(deal) for deal in deals],
+        "deals": deals,
         # What the deals come to, for a reader; an import checks them again.
         "status": game.status,
         "totals": [game.total0, game.total1],

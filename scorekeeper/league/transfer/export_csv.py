@@ -8,7 +8,8 @@ batch; what belongs to the game is written out once per game, not once per deal.
 
 import csv
 import io
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
+from contextlib import closing
 from typing import Any, Final
 
 from sqlalchemy import select
@@ -27,9 +28,15 @@ def export_csv(league_id: int) -> Iterator[str]:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
-    games = _games(league_id)
+    with closing(_games(league_id)) as games, closing(_deals(league_id)) as deals:
+        yield from _rows(games, deals, buffer, writer)
+
+
+def _rows(
+    games: Iterator[Any], deals: Iterator[list[Any]], buffer: io.StringIO, writer: Any
+) -> Iterator[str]:
     game_id, cells = None, ()
-    for batch in _deals(league_id):
+    for batch in deals:
         rows = []
         for deal in batch:
             while deal.game_id != game_id:  # every game has its deals' rows, in order
@@ -44,7 +51,7 @@ def export_csv(league_id: int) -> Iterator[str]:
         yield buffer.getvalue()
 
 
-def _games(league_id: int) -> Iterator[Any]:
+def _games(league_id: int) -> Generator[Any, None, None]:
     a, b = aliased(Player), aliased(Player)
     statement = (
         select(
@@ -70,11 +77,12 @@ def _games(league_id: int) -> Iterator[Any]:
         .order_by(Game.id)
     )
     result = db.session.connection().execute(statement, execution_options={"yield_per": BATCH})
-    for batch in result.partitions(BATCH):
-        yield from batch
+    with result:  # closed even when left half-read (games without deals come last)
+        for batch in result.partitions(BATCH):
+            yield from batch
 
 
-def _deals(league_id: int) -> Iterator[list[Any]]:
+def _deals(league_id: int) -> Generator[list[Any], None, None]:
     statement = (
         select(Deal.game_id, Deal.out_seat, Deal.score0, Deal.score1, Deal.stars0, Deal.stars1)
         .join(Game, Game.id == Deal.game_id)
@@ -82,8 +90,9 @@ def _deals(league_id: int) -> Iterator[list[Any]]:
         .order_by(Deal.game_id, Deal.number)
     )
     result = db.session.connection().execute(statement, execution_options={"yield_per": BATCH})
-    for batch in result.partitions(BATCH):
-        yield list(batch)
+    with result:
+        for batch in result.partitions(BATCH):
+            yield list(batch)
 
 
 def _game_cells(game: Any) -> tuple[Any, ...]:

@@ -2,7 +2,8 @@
 
 import itertools
 import json
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
+from contextlib import closing
 from datetime import UTC, datetime
 from typing import Any, Final
 
@@ -40,7 +41,11 @@ def export_json(league: League) -> Iterator[str]:
 
 
 def _document(text: str, league_id: int) -> Iterator[str]:
-    games = _games_with_deals(league_id)
+    with closing(_games_with_deals(league_id)) as games:
+        yield from _laid_out(text, games)
+
+
+def _laid_out(text: str, games: Iterator[dict[str, Any]]) -> Iterator[str]:
     first = next(games, None)
     if first is None:
         yield text
@@ -60,7 +65,7 @@ def _indented(game: dict[str, Any]) -> str:
     return json.dumps(game, indent=1, ensure_ascii=False).replace("\n", "\n  ")
 
 
-def _games_with_deals(league_id: int) -> Iterator[dict[str, Any]]:
+def _games_with_deals(league_id: int) -> Generator[dict[str, Any], None, None]:
     """Each game of the league as JSON values, its deals read beside it: two server-side
     cursors in game order."""
     a, b = aliased(Player), aliased(Player)
@@ -78,20 +83,22 @@ def _games_with_deals(league_id: int) -> Iterator[dict[str, Any]]:
         .where(Game.league_id == league_id)
         .order_by(Deal.game_id, Deal.number)
     )
-    deal = next(deals, None)
-    for game, name_a, name_b, paid_by in games:
-        kept = []
-        while deal is not None and deal.game_id == game.id:
-            kept.append(_deal_json(deal))
-            deal = next(deals, None)
-        yield _game_json(game, (name_a, name_b), kept, paid_by)
+    with closing(games), closing(deals):
+        deal = next(deals, None)
+        for game, name_a, name_b, paid_by in games:
+            kept = []
+            while deal is not None and deal.game_id == game.id:
+                kept.append(_deal_json(deal))
+                deal = next(deals, None)
+            yield _game_json(game, (name_a, name_b), kept, paid_by)
 
 
-def _rows(statement: Any) -> Iterator[Any]:
+def _rows(statement: Any) -> Generator[Any, None, None]:
     result = db.session.execute(statement, execution_options={"yield_per": BATCH})
-    for batch in result.partitions(BATCH):
-        for row in batch:
-            yield row if len(row) > 1 else row[0]
+    with result:  # closed even when left half-read
+        for batch in result.partitions(BATCH):
+            for row in batch:
+                yield row if len(row) > 1 else row[0]
 
 
 def _game_json(

@@ -67,10 +67,15 @@ def _indented(game: dict[str, Any]) -> str:
 
 def _games_with_deals(league_id: int) -> Generator[dict[str, Any], None, None]:
     """Each game of the league as JSON values, its deals read beside it: two server-side
-    cursors in game order."""
+    cursors in game order, plain rows (no ORM object per game or deal)."""
     a, b = aliased(Player), aliased(Player)
     games = _rows(
-        select(Game, a.name, b.name, User.username)
+        select(
+            *Game.__table__.columns,
+            a.name.label("name_a"),
+            b.name.label("name_b"),
+            User.username.label("paid_by"),
+        )
         .join(a, a.id == Game.player0_id)
         .join(b, b.id == Game.player1_id)
         .outerjoin(User, User.id == Game.paid_by_id)
@@ -78,31 +83,31 @@ def _games_with_deals(league_id: int) -> Generator[dict[str, Any], None, None]:
         .order_by(Game.id)
     )
     deals = _rows(
-        select(Deal)
+        select(*Deal.__table__.columns)
         .join(Game, Game.id == Deal.game_id)
         .where(Game.league_id == league_id)
         .order_by(Deal.game_id, Deal.number)
     )
     with closing(games), closing(deals):
         deal = next(deals, None)
-        for game, name_a, name_b, paid_by in games:
+        for game in games:
             kept = []
             while deal is not None and deal.game_id == game.id:
                 kept.append(_deal_json(deal))
                 deal = next(deals, None)
-            yield _game_json(game, (name_a, name_b), kept, paid_by)
+            yield _game_json(game, (game.name_a, game.name_b), kept, game.paid_by)
 
 
 def _rows(statement: Any) -> Generator[Any, None, None]:
-    result = db.session.execute(statement, execution_options={"yield_per": BATCH})
+    connection = db.session.connection()
+    result = connection.execute(statement, execution_options={"yield_per": BATCH})
     with result:  # closed even when left half-read
         for batch in result.partitions(BATCH):
-            for row in batch:
-                yield row if len(row) > 1 else row[0]
+            yield from batch
 
 
 def _game_json(
-    game: Game, names: tuple[str, str], deals: list[dict[str, Any]], paid_by: str | None
+    game: Any, names: tuple[str, str], deals: list[dict[str, Any]], paid_by: str | None
 ) -> dict[str, Any]:
     return {
         "id": game.id,
@@ -130,7 +135,7 @@ def _game_json(
     }
 
 
-def _deal_json(deal: Deal) -> dict[str, Any]:
+def _deal_json(deal: Any) -> dict[str, Any]:
     data: dict[str, Any] = {
         "out": deal.out_seat,
         "scores": [deal.score0, deal.score1],

@@ -329,7 +329,9 @@ def _game_row(game: Planned, league_id: int, player_ids: list[int], user_id: int
         "big_stake": game.stakes.big,
         # As if typed in: one version per deal, and one for the payment.
         "version": 1 + len(game.tallies) + (game.paid_at is not None),
-        **game_service.derived_columns(game.card, game.stakes),
+        **game_service.derived_columns(
+            game.card, game_service.settlement_of(game.card, game.stakes)
+        ),
         "finished_at": game.finished_at,
         "paid_at": game.paid_at,
         "paid_by_id": user_id if game.paid_at else None,
@@ -358,7 +360,9 @@ def _children(
     card = game.card
     if card.winner is None:
         return deals, events, tokens
-    winner, amount = int(card.winner), game_service.derived_columns(card, game.stakes)["amount_due"]
+    settlement = game_service.settlement_of(card, game.stakes)
+    assert settlement is not None  # a card with a winner is finished
+    winner, amount = int(card.winner), settlement.total
     events.append(
         {
             **event,

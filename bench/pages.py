@@ -209,7 +209,7 @@ def choose_targets(app: Flask, finishing: int) -> Targets:
                 Seat.FIRST,
                 create_players=False,
             )
-            game, _recorded = game_service.record_deal(game.id, Tally(Seat.FIRST, (1100, 1000)))
+            game = game_service.record_deal(game.id, Tally(Seat.FIRST, (1100, 1000))).game
             ending.append(game.id)
             versions[game.id] = game.version
         db.session.remove()

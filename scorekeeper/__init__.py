@@ -135,11 +135,16 @@ def configure(app: Flask, test_config: dict[str, Any] | None) -> None:
     )
     # Ids in URLs fit the database's integer: /games/99999999999999999999 is a 404.
     app.url_map.converters["int"] = BoundedIntConverter
+    # A request's body limit is its view's (web/security.allows_body), known before it is read.
+    app.request_class = security.Request
 
 
 def register_extensions(app: Flask) -> None:
     database.init_app(app)  # the database and its migrations, and SQLite's settings
     babel.init_app(app, locale_selector=i18n.select_locale)
+    # A body too large is refused from its Content-Length before anything reads it: this
+    # hook comes first, before the CSRF check's, which parses the form.
+    app.before_request(security.refuse_a_body_too_large)
     csrf.init_app(app)
     csrf.exempt(api.bp)  # no cookies: API writes take a bearer token instead
     login_manager.init_app(app)
@@ -160,7 +165,6 @@ def register_blueprints(app: Flask) -> None:
 
 
 def register_hooks(app: Flask) -> None:
-    app.before_request(security.limit_the_body)
     app.before_request(security.refuse_nul_characters)
     app.before_request(flask_babel.refresh)  # the language chosen afresh for every request
     app.before_request(accounts_views.first_visit_offers_setup)

@@ -29,7 +29,10 @@ class Base(DeclarativeBase):
     metadata = MetaData(naming_convention=NAMING_CONVENTION)
 
 
-db = SQLAlchemy(model_class=Base)
+#: A commit leaves what it wrote in memory: a change's answer is built from what the
+#: change wrote and replayed, without reading it back. Every write starts by expiring
+#: everything the request had read (``database.writing``), so it never builds on stale rows.
+db = SQLAlchemy(model_class=Base, session_options={"expire_on_commit": False})
 migrate = Migrate()
 babel = Babel()
 csrf = CSRFProtect()

@@ -16,7 +16,12 @@ from scorekeeper.engine.money import parse_money
 #: Why an amount of money is refused, typed on a page or written in a file.
 NOT_AN_AMOUNT = lazy_gettext("Enter an amount like 1 or 0.25.")
 
-_WHOLE_NUMBER = re.compile(r"([+-]?)(\d+)")
+#: The longest number or amount of money anyone types (``−1,140``, ``$ 1,000,000.00``):
+#: longer text is refused before it is read, so that what a reader does costs the same
+#: however much is sent (issue 21).
+MAX_TYPED_NUMBER = 32
+
+_WHOLE_NUMBER = re.compile(r"([+-]?+)(\d++)")
 
 
 #: More digits than any score or star count has: such a number is read as this one, out of
@@ -32,6 +37,8 @@ def read_whole_number(text: str | None) -> object:
     person typed on a page or wrote in a CSV file."""
     if text is None:
         return None
+    if len(text) > MAX_TYPED_NUMBER:
+        return text[:MAX_TYPED_NUMBER]  # not a number, whatever follows: refused as one
     cleaned = text.strip().replace("−", "-").replace(" ", "").replace(",", "")
     number = _WHOLE_NUMBER.fullmatch(cleaned)
     if number is None:
@@ -42,13 +49,18 @@ def read_whole_number(text: str | None) -> object:
     return int(sign + digits)
 
 
-_FRENCH_DECIMAL = re.compile(r"\s*\$?\s*\d+,\d{1,2}\s*\$?\s*")
+#: ``1,50``, ``$ 0,25``, ``1,50 $``. Possessive throughout: no part gives back what it took,
+#: so a run of spaces is read once (the greedy form tried every split of it, in cubic time).
+_FRENCH_DECIMAL = re.compile(r"\s*+\$?+\s*+\d++,\d{1,2}+\s*+\$?+\s*+")
 
 
 def read_amount(text: str, *, decimal_comma: bool = False) -> int:
     """An amount of money as typed, in cents: ``1``, ``0.25``, ``$1,000.50``; with
     ``decimal_comma`` (a French page) ``0,25`` and ``1,50 $`` too, where in English a comma
-    stays a thousands separator. ValueError (:data:`NOT_AN_AMOUNT`) if it is not an amount."""
+    stays a thousands separator. ValueError (:data:`NOT_AN_AMOUNT`) if it is not an amount,
+    read no further than :data:`MAX_TYPED_NUMBER` characters."""
+    if len(text) > MAX_TYPED_NUMBER:
+        raise ValueError(str(NOT_AN_AMOUNT))
     if decimal_comma and _FRENCH_DECIMAL.fullmatch(text):
         text = text.replace("$", "").strip().replace(",", ".")
     try:

@@ -1,8 +1,9 @@
 """Fixtures: an app on a fresh database per test, its client, and a scorekeeper helper.
 
-The database is a migrated SQLite file copied per test, or, when
-``DATABASE_URL`` is set, a PostgreSQL database made for this run, migrated once
-and emptied after every test.
+The database is migrated once per run: an SQLite file, copied over the tests' database
+before each test, or, when ``DATABASE_URL`` is set, a PostgreSQL database made for this
+run, emptied and seeded again after every test. The apps are built once per run and
+shared by the tests (:func:`make_app`).
 """
 
 import os
@@ -17,8 +18,6 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from jinja2 import BytecodeCache
-from jinja2.bccache import Bucket
 from jsonschema import Draft202012Validator
 from sqlalchemy import select, text
 
@@ -32,7 +31,6 @@ from scorekeeper.league import service as league_service
 from scorekeeper.models import Role, db
 from scorekeeper.records.leagues import league_by_slug
 from scorekeeper.table.forms import confirmation
-from scorekeeper.web import assets
 from tests.databases import server_database
 
 IN_CI = os.environ.get("CI") == "true"
@@ -52,56 +50,6 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if item.get_closest_marker("browser"):
             item.add_marker(pytest.mark.slow)
-
-
-class _TemplatesCompiledOnce(BytecodeCache):
-    """Jinja's compiled templates kept for the whole run, shared by every test's app.
-
-    Each test builds an app of its own, and each app compiled every template it rendered
-    again: a third of the fast suite's time. Every app sets its Jinja environment up the
-    same way, and Jinja checks each template's source against its checksum, so a template
-    changed during the run is compiled again.
-    """
-
-    def __init__(self) -> None:
-        self.compiled: dict[str, bytes] = {}
-
-    def load_bytecode(self, bucket: Bucket) -> None:
-        if (code := self.compiled.get(bucket.key)) is not None:
-            bucket.bytecode_from_string(code)
-
-    def dump_bytecode(self, bucket: Bucket) -> None:
-        self.compiled[bucket.key] = bucket.bytecode_to_string()
-
-
-TEMPLATES = _TemplatesCompiledOnce()
-
-
-def share_compiled_templates(app: Flask) -> Flask:
-    """``app``, its templates compiled once for the whole run (:class:`_TemplatesCompiledOnce`)."""
-    app.jinja_env.bytecode_cache = TEMPLATES
-    return app
-
-
-@pytest.fixture(scope="session", autouse=True)
-def _static_files_read_once() -> Iterator[None]:
-    """Every app of the run reads and compresses ``static/`` once, not once per test.
-
-    The app does it at start (``scorekeeper.web.assets``), which is right for a server and was
-    a sixth of the fast suite's time. Read again whenever a file under the folder changes.
-    """
-    read = assets.load
-    loaded: dict[tuple[Any, ...], dict[str, assets.Asset]] = {}
-
-    def load(folder: Path) -> dict[str, assets.Asset]:
-        files = tuple((path, path.stat().st_mtime_ns) for path in sorted(folder.rglob("*")))
-        if (folder, files) not in loaded:
-            loaded[folder, files] = read(folder)
-        return loaded[folder, files]
-
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(assets, "load", load)
-        yield
 
 
 def _seed(app: Flask) -> None:
@@ -150,6 +98,28 @@ def database_template(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]
     yield str(path)
 
 
+@pytest.fixture(scope="session")
+def _shared_database(database_template: str, tmp_path_factory: pytest.TempPathFactory) -> str:
+    """The URL of the database every test's apps use, put back as new before each test:
+    an SQLite file the template is copied over, or the server database itself."""
+    if os.environ.get("DATABASE_URL"):
+        return database_template
+    return f"sqlite:///{tmp_path_factory.mktemp('shared') / 'scorekeeper.sqlite'}"
+
+
+def _close_connections(app: Flask) -> None:
+    with app.app_context():
+        db.session.remove()
+        db.engine.dispose()
+
+
+def _forget_the_database(app: Flask) -> None:
+    """The app on a database put back as new: it closes its connections and forgets what it
+    learned of the last one (that it has accounts, ``first_visit_offers_setup``)."""
+    _close_connections(app)
+    app.extensions.pop("scorekeeper", None)
+
+
 def _empty_server_database(app: Flask) -> None:
     with app.app_context():
         tables = ", ".join(f'"{t.name}"' for t in db.metadata.sorted_tables)
@@ -159,23 +129,55 @@ def _empty_server_database(app: Flask) -> None:
     _seed(app)
 
 
+@pytest.fixture(scope="session")
+def _shared_apps() -> dict[str, Flask]:
+    """The run's apps, one for each configuration a test asks :func:`make_app` for.
+
+    Building an app costs ~0.1 s (werkzeug compiles every route; Jinja and the static
+    files are read afresh), more than most tests. The tests don't change an app, only
+    the database, which :func:`database_url_for_test` puts back before each test.
+    """
+    return {}
+
+
 @pytest.fixture
-def database_url_for_test(database_template: str, tmp_path: Path) -> Iterator[str]:
-    """This test's own database URL."""
+def database_url_for_test(
+    database_template: str, _shared_database: str, _shared_apps: dict[str, Flask]
+) -> Iterator[str]:
+    """This test's database, as the template left it: the URL of the shared one.
+
+    Every shared app's connections are closed after the test, then the database is put
+    back: the template's file copied over it (SQLite), or every table emptied and seeded
+    again (PostgreSQL).
+    """
     if not os.environ.get("DATABASE_URL"):
-        path = tmp_path / "scorekeeper.sqlite"
+        path = Path(_shared_database.removeprefix("sqlite:///"))
+        for leftover in (path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+            leftover.unlink(missing_ok=True)
         shutil.copy(database_template, path)
-        yield f"sqlite:///{path}"
-        return
-    yield database_template
+    yield _shared_database
+    for app in _shared_apps.values():
+        _forget_the_database(app)
+    if os.environ.get("DATABASE_URL") and _shared_apps:
+        _empty_server_database(next(iter(_shared_apps.values())))
 
 
 @pytest.fixture
-def make_app(database_url_for_test: str) -> Iterator[Any]:
-    """Build apps on this test's database (two apps stand for two app processes)."""
-    apps: list[Flask] = []
+def make_app(database_url_for_test: str, _shared_apps: dict[str, Flask]) -> Iterator[Any]:
+    """An app on this test's database, configured as ``TEST_CONFIG`` and ``config`` say.
+
+    The first app of a configuration in a test is the run's shared one (:func:`_shared_apps`);
+    asked again in the same test, another app is built: two apps stand for two app
+    processes.
+    """
+    given: set[str] = set()
+    own: list[Flask] = []
 
     def make(**config: Any) -> Flask:
+        key = repr(sorted(config.items()))
+        if key not in given and key in _shared_apps:
+            given.add(key)
+            return _shared_apps[key]
         app = create_app(
             {
                 **TEST_CONFIG,
@@ -184,16 +186,16 @@ def make_app(database_url_for_test: str) -> Iterator[Any]:
                 **config,
             }
         )
-        apps.append(app)
-        return share_compiled_templates(app)
+        if key in given:
+            own.append(app)
+        else:
+            given.add(key)
+            _shared_apps[key] = app
+        return app
 
     yield make
-    for app in apps:
-        with app.app_context():
-            db.session.remove()
-            db.engine.dispose()
-    if os.environ.get("DATABASE_URL") and apps:
-        _empty_server_database(apps[0])
+    for app in own:
+        _close_connections(app)
 
 
 @pytest.fixture
@@ -345,7 +347,6 @@ class Table:
 def sqlite_app(tmp_path: Path) -> Iterator[Flask]:
     """An app on an SQLite file of its own, migrated on start, whatever DATABASE_URL says."""
     app = create_app({**TEST_CONFIG, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path}/own.db"})
-    share_compiled_templates(app)
     _seed(app)
     yield app
     with app.app_context():

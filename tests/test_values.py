@@ -3,6 +3,7 @@
 import pytest
 
 from scorekeeper.values import (
+    MAX_TYPED_NUMBER,
     read_amount,
     read_json_amount,
     read_json_whole_number,
@@ -19,7 +20,31 @@ def test_a_typed_whole_number_is_read_or_left_for_the_engine_to_refuse(typed, re
 
 
 def test_a_typed_number_too_long_is_read_as_one_out_of_every_range():
-    assert read_whole_number("9" * 40) == 100_000_000
+    assert read_whole_number("9" * 30) == 100_000_000
+
+
+def test_text_longer_than_any_number_is_not_read_as_one():
+    """Issue 21: what no one types (100 KB of spaces around a number) is not parsed at all."""
+    assert read_whole_number(" " * 100_000 + "5") == " " * MAX_TYPED_NUMBER
+    assert read_whole_number("9" * 100_000) == "9" * MAX_TYPED_NUMBER
+
+
+@pytest.mark.parametrize(
+    "typed",
+    [" " * 100_000 + "x", "1" * 100_000, "1," * 50_000, "1,00" + " " * 100_000],
+)
+@pytest.mark.parametrize("comma", [False, True])
+def test_an_amount_longer_than_anyone_types_is_refused_unread(app, typed, comma):
+    with app.test_request_context(), pytest.raises(ValueError, match="Enter an amount like 1"):
+        read_amount(typed, decimal_comma=comma)
+
+
+@pytest.mark.parametrize(
+    ("typed", "cents"), [("1,50", 150), ("$ 0,25", 25), ("1,50 $", 150), (" 2,5 ", 250)]
+)
+def test_a_french_amount_is_still_read_with_its_spaces_and_dollar_sign(app, typed, cents):
+    with app.test_request_context():
+        assert read_amount(typed, decimal_comma=True) == cents
 
 
 @pytest.mark.parametrize(

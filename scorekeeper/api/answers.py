@@ -168,9 +168,11 @@ class Game(Answer):
     finished_at: Time | None
 
     @classmethod
-    def of(cls, game: models.Game) -> "Game":
-        card = game_service.scorecard(game)
-        settlement = game_service.settlement(game, card)
+    def of(cls, game: models.Game, saved: game_service.Saved | None = None) -> "Game":
+        """The game, its score card and settlement from ``saved`` (a change's one replay)
+        when given, else replayed from its deals."""
+        card = saved.card if saved else game_service.scorecard(game)
+        settlement = saved.settlement if saved else game_service.settlement_of(card, game.stakes)
         deals: list[models.Deal] = game.deals
         return cls(
             id=game.id,

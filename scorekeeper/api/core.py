@@ -9,12 +9,11 @@ paths under :data:`PREFIX`) turn it and any HTTP error into that JSON.
 """
 
 import json
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Final, TypeVar
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
 
 from flask import Blueprint, current_app, g, jsonify, request
 from flask.blueprints import BlueprintSetupState
-from pydantic import BaseModel
 from werkzeug.exceptions import Forbidden, HTTPException, MethodNotAllowed
 from werkzeug.routing import IntegerConverter
 from werkzeug.wrappers import Response
@@ -23,8 +22,6 @@ from scorekeeper.accounts import tokens as token_service
 from scorekeeper.accounts.permissions import acting_user, require_role
 from scorekeeper.models import League, Role, User
 from scorekeeper.urls import API_PREFIX as PREFIX
-
-View = TypeVar("View", bound=Callable[..., Any])
 
 bp = Blueprint("api", __name__, url_prefix=PREFIX)
 
@@ -111,17 +108,6 @@ def http_error(error: HTTPException) -> Response:
 # Who is asking ------------------------------------------------------------------
 
 
-def query_arguments(shape: type[BaseModel]) -> Callable[[View], View]:
-    """The query arguments a view reads (the fields of ``shape``); any other is a 422
-    (see ``_takes_only_its_arguments``)."""
-
-    def mark(view: View) -> View:
-        view.query_arguments = tuple(shape.model_fields)  # type: ignore[attr-defined]
-        return view
-
-    return mark
-
-
 #: The largest body the API reads. A game, a deal or a count of cards is a few hundred
 #: bytes; a larger body is refused (413) before it is read.
 MAX_BODY: Final = 64 * 1024
@@ -155,8 +141,8 @@ def _authenticate() -> None:
 
 @bp.before_request
 def _takes_only_its_arguments() -> None:
-    """A query argument the view doesn't read is a 422, as an unknown field is: a typo
-    (``?stauts=finished``) is told, not quietly ignored."""
+    """A query argument the view doesn't read (its declared ``query``) is a 422, as an unknown
+    field is: a typo (``?stauts=finished``) is told, not quietly ignored."""
     view = current_app.view_functions.get(request.endpoint or "")
     known = getattr(view, "query_arguments", ())
     unknown = [name for name in request.args if name not in known]

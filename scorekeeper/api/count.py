@@ -7,6 +7,8 @@ from scorekeeper.names import MAX_NAME_LENGTH, squeeze
 
 from . import answers
 from .core import ApiError, bp, json_body
+from .declared import declared
+from .shapes import CountRequest
 
 
 def _names(value: object) -> tuple[str, str]:
@@ -25,6 +27,7 @@ def _names(value: object) -> tuple[str, str]:
 
 
 @bp.post("/count")
+@declared(200, answers.Count, errors=(400,), body=CountRequest)
 def count() -> Response:
     """Both deal scores and stars from the cards on the table and in hand (RULES.md §2)."""
     body = json_body()

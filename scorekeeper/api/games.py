@@ -10,6 +10,7 @@ from typing import Any, Final
 
 from flask import jsonify, request, url_for
 from pydantic import ValidationError
+from sqlalchemy import select
 from werkzeug.wrappers import Response
 
 from scorekeeper.accounts.permissions import can_read, role_in
@@ -26,10 +27,10 @@ from .core import (
     bp,
     invalid,
     json_body,
-    query_arguments,
     require_api_role,
     require_user,
 )
+from .declared import CHANGE, declared
 from .idempotency import idempotent
 from .leagues import league_named
 from .reading import fields_of, read
@@ -62,21 +63,36 @@ def writable_game(game_id: int, role: Role = Role.SCOREKEEPER) -> Game:
     return game
 
 
-def game_json(game: Game) -> dict[str, Any]:
+def _league_to_change(game_id: int) -> None:
+    """What recording a deal checks before the service loads the game: a token (401), the
+    game (404), then the scorekeeper role in its league (403), read from the league alone."""
+    require_user()
+    league = None
+    if game_id <= MAX_ID:
+        league = db.session.scalar(select(League).join(Game.league).where(Game.id == game_id))
+    if league is None:
+        raise ApiError(404, "There is no such game.")
+    require_api_role(league, Role.SCOREKEEPER)
+
+
+def game_json(game: Game, saved: game_service.Saved | None = None) -> dict[str, Any]:
     """A game as every game endpoint answers it (:class:`.answers.Game`)."""
-    return answers.Game.of(game).model_dump(mode="json")
+    return answers.Game.of(game, saved).model_dump(mode="json")
 
 
-def answer(game: Game, status: int = 200) -> Response:
-    response = jsonify(game_json(game))
+def answer(game: Game, status: int = 200, saved: game_service.Saved | None = None) -> Response:
+    response = jsonify(game_json(game, saved))
     response.status_code = status
     return response
 
 
-def changed(game_id: int, change: Callable[[], object], status: int = 200) -> Response:
-    """Make a change through a service and answer the game; refusals become 404 and 409."""
+def changed(
+    game_id: int, change: Callable[[], game_service.Saved | Game], status: int = 200
+) -> Response:
+    """Make a change through a service and answer the game it leaves (built from the
+    change's own replay when it made one); refusals become 404 and 409."""
     try:
-        change()
+        done = change()
     except NotFound as error:
         raise ApiError(404, error.message) from None
     except StaleVersion:
@@ -88,7 +104,9 @@ def changed(game_id: int, change: Callable[[], object], status: int = 200) -> Re
         ) from None
     except Conflict as error:
         raise ApiError(409, error.message) from None
-    return answer(_game(game_id), status)
+    if isinstance(done, game_service.Saved):
+        return answer(done.game, status, done)
+    return answer(done, status)
 
 
 def league_to_play_in() -> League:
@@ -110,6 +128,7 @@ def league_stakes(defaults: Mapping[str, Any] | None) -> Stakes:
 
 
 @bp.post("/games")
+@declared(201, answers.Game, errors=(400, 403, 409), body=NewGame, token=True, location=True)
 @idempotent(allowed=league_to_play_in)
 def new_game() -> Response:
     """Start a game in a league (scorekeepers): players, preset, rules, stakes, first dealer."""
@@ -137,12 +156,14 @@ def new_game() -> Response:
 
 
 @bp.get("/games/<id:game_id>")
+@declared(200, answers.Game, errors=(404,))
 def game(game_id: int) -> Response:
     """The game: rules, stakes, every deal with the running totals, winner and settlement."""
     return answer(readable_game(game_id))
 
 
 @bp.get("/games/<id:game_id>/history")
+@declared(200, [answers.Event], errors=(403, 404))
 def history(game_id: int) -> Response:
     """The game's audit trail, newest first: members of its league only (as on its page)."""
     found = readable_game(game_id)
@@ -182,10 +203,11 @@ def read_deal(body: dict[str, Any]) -> tuple[Tally, DealInput]:
 
 
 @bp.post("/games/<id:game_id>/deals")
+@declared(201, answers.Game, errors=CHANGE, body=DealInput, token=True)
 @idempotent(allowed=writable_game)
 def record_deal(game_id: int) -> Response:
     """Record the next deal; ``version``, when given, must be the game's current one."""
-    writable_game(game_id)
+    _league_to_change(game_id)
     tally, deal = read_deal(json_body())
     cards: CountedCards | None = deal.cards
     return changed(
@@ -196,6 +218,7 @@ def record_deal(game_id: int) -> Response:
 
 
 @bp.put("/games/<id:game_id>/deals/<id:number>")
+@declared(200, answers.Game, errors=CHANGE, body=DealInput, token=True)
 def edit_deal(game_id: int, number: int) -> Response:
     """Correct any deal; everything after it is recomputed (a finished game may reopen)."""
     writable_game(game_id)
@@ -208,7 +231,7 @@ def edit_deal(game_id: int, number: int) -> Response:
 
 
 @bp.delete("/games/<id:game_id>/deals/<id:number>")
-@query_arguments(DeleteQuery)
+@declared(200, answers.Game, errors=CHANGE, query=DeleteQuery, token=True)
 def delete_deal(game_id: int, number: int) -> Response:
     """Delete any deal; later deals move up one number. ``?version=`` as with a change."""
     writable_game(game_id)
@@ -217,6 +240,7 @@ def delete_deal(game_id: int, number: int) -> Response:
 
 
 @bp.post("/games/<id:game_id>/paid")
+@declared(200, answers.Game, errors=CHANGE, body=VersionInput, optional_body=True, token=True)
 @idempotent(allowed=writable_game)
 def mark_paid(game_id: int) -> Response:
     """The loser has paid: the finished game is settled and locked (scorekeepers)."""
@@ -226,6 +250,7 @@ def mark_paid(game_id: int) -> Response:
 
 
 @bp.post("/games/<id:game_id>/unlock")
+@declared(200, answers.Game, errors=CHANGE, body=VersionInput, optional_body=True, token=True)
 @idempotent(allowed=lambda game_id: writable_game(game_id, Role.ADMIN))
 def unlock(game_id: int) -> Response:
     """A league admin unlocks a settled game for corrections; it is unpaid again."""

@@ -121,6 +121,7 @@ def idempotent(
         def wrapper(**kwargs: Any) -> Response:
             return _answer_once(view, kwargs, lambda: allowed(**kwargs))
 
+        wrapper.idempotent = True  # type: ignore[attr-defined]  # described by .openapi
         return wrapper
 
     return decorator

@@ -29,10 +29,10 @@ from .core import (
     bp,
     invalid,
     json_body,
-    query_arguments,
     require_api_role,
     require_user,
 )
+from .declared import CHANGE, declared
 from .idempotency import idempotent
 from .reading import read
 from .shapes import GamesQuery, NewLeague, NewPlayer
@@ -66,6 +66,7 @@ def _counts(column: Any, leagues: list[League]) -> dict[int, int]:
 
 
 @bp.get("/leagues")
+@declared(200, [answers.LeagueSummary])
 def leagues() -> Response:
     """The leagues the caller may read, with how many players and games each has."""
     found = queries.readable_leagues(acting_user())
@@ -110,6 +111,7 @@ def league_for_admin(slug: str) -> League:
 
 
 @bp.post("/leagues")
+@declared(201, answers.League, errors=(400, 403, 409), body=NewLeague, token=True, location=True)
 @idempotent(allowed=site_admin)
 def new_league() -> Response:
     """A site administrator creates a league; its slug is made from its name."""
@@ -126,12 +128,14 @@ def new_league() -> Response:
 
 
 @bp.get("/leagues/<slug>")
+@declared(200, answers.League, errors=(404,))
 def league(slug: str) -> Response:
     """The league and its players."""
     return _league_answer(readable_league(slug))
 
 
 @bp.post("/leagues/<slug>/players")
+@declared(201, answers.Player, errors=CHANGE, body=NewPlayer, token=True)
 @idempotent(allowed=league_for_admin)
 def add_player(slug: str) -> Response:
     """A league admin adds a player; the name must be new in the league, ignoring case."""
@@ -147,6 +151,7 @@ def add_player(slug: str) -> Response:
 
 
 @bp.get("/leagues/<slug>/standings")
+@declared(200, [answers.Standing], errors=(404,))
 def standings(slug: str) -> Response:
     """Every player with a finished game, best first: most wins, then best net money."""
     found = readable_league(slug)
@@ -156,7 +161,7 @@ def standings(slug: str) -> Response:
 
 
 @bp.get("/leagues/<slug>/games")
-@query_arguments(GamesQuery)
+@declared(200, answers.GamePage, errors=(404,), query=GamesQuery)
 def games(slug: str) -> Response:
     """The league's games, newest first, by player and status; ``next_page`` is a cursor."""
     found = readable_league(slug)

@@ -1,10 +1,13 @@
 """The API described for machines: OpenAPI 3.1, served at ``/api/v1/openapi.json``.
 
-The schemas are generated from the classes the API reads (:mod:`.shapes`) and
-answers (:mod:`.answers`) with; only the operations are declared here: each path,
-its method, its answer and the errors it can give. The tests send every example
-through the app and validate each answer against this description, and
-Schemathesis generates requests from it.
+Derived from the routes registered on the API's blueprint and the declaration under each
+(:func:`.declared.declared`): the path and method from the route, the summary from the
+view's docstring, the rest from the declaration; the schemas from the classes the API
+reads (:mod:`.shapes`) and answers (:mod:`.answers`) with. Nothing here names a route.
+The tests send every example through the app and validate each answer against this
+description, and Schemathesis generates requests from it.
+
+Imported when the description is first asked for (pydantic's JSON Schema machinery).
 """
 
 import copy
@@ -13,29 +16,23 @@ import re
 from http import HTTPStatus
 from typing import Any, Final
 
-from flask import jsonify
+from flask import Flask
 from pydantic import BaseModel
-from pydantic.json_schema import GenerateJsonSchema, JsonSchemaValue, models_json_schema
+from pydantic.json_schema import (
+    GenerateJsonSchema,
+    JsonSchemaMode,
+    JsonSchemaValue,
+    models_json_schema,
+)
 from pydantic_core import core_schema
-from werkzeug.wrappers import Response
 
 from scorekeeper.league.queries import MAX_ID
 
-from . import answers, count, games, leagues
+from . import answers
 from .core import PREFIX, bp
+from .declared import Operation, operation_of
 from .idempotency import HEADER, KEY_PATTERN
-from .shapes import (
-    Cards,
-    CountRequest,
-    DealInput,
-    DeleteQuery,
-    GamesQuery,
-    NewGame,
-    NewLeague,
-    NewPlayer,
-    Shape,
-    VersionInput,
-)
+from .shapes import Cards
 
 Schema = dict[str, Any]
 REF: Final = "#/components/schemas/{model}"
@@ -49,6 +46,10 @@ ERRORS: Final = {
     422: "A field or query argument is invalid (or unknown); fields names each one "
     "with the rule it broke.",
 }
+#: Every route gives these: a bad token (401), an unknown query argument (422).
+ALWAYS: Final = (401, 422)
+#: Described besides the classes the routes name: ``DealInput.cards`` refers to it.
+ALSO_READ: Final[tuple[type[BaseModel], ...]] = (Cards,)
 
 
 class _Described(GenerateJsonSchema):
@@ -68,14 +69,6 @@ class _Described(GenerateJsonSchema):
         return found
 
 
-def ref(model: type[BaseModel]) -> Schema:
-    return {"$ref": REF.format(model=model.__name__)}
-
-
-def array(model: type[BaseModel]) -> Schema:
-    return {"type": "array", "items": ref(model)}
-
-
 def _path(name: str, schema: Schema, description: str) -> Schema:
     return {
         "name": name,
@@ -86,7 +79,36 @@ def _path(name: str, schema: Schema, description: str) -> Schema:
     }
 
 
-def _query(model: type[Shape]) -> list[Schema]:
+#: Each path parameter, by its name in the routes.
+PARAMETERS: Final = {
+    "slug": _path("slug", {"type": "string"}, "The league's slug, e.g. our-table."),
+    "game_id": _path("game_id", {"type": "integer", "minimum": 1, "maximum": MAX_ID}, "The id."),
+    "number": _path("number", {"type": "integer", "minimum": 1}, "The deal's number, from 1."),
+}
+IDEMPOTENCY: Final = {
+    "name": HEADER,
+    "in": "header",
+    "required": False,
+    "schema": {"type": "string", "pattern": KEY_PATTERN},
+    "description": "A retry with the same key gets the first answer instead of a second change.",
+}
+
+
+def _json(schema: Schema) -> Schema:
+    return {"content": {"application/json": {"schema": schema}}}
+
+
+def _ref(model: type[BaseModel]) -> Schema:
+    return {"$ref": REF.format(model=model.__name__)}
+
+
+def _schema(answered: Any) -> Schema:
+    if isinstance(answered, list):
+        return {"type": "array", "items": _ref(answered[0])}
+    return answered if isinstance(answered, dict) else _ref(answered)
+
+
+def _query(model: type[BaseModel]) -> list[Schema]:
     """The query arguments of ``model``: each optional, never null."""
     found = []
     properties = model.model_json_schema(schema_generator=_Described)["properties"]
@@ -107,138 +129,121 @@ def _query(model: type[Shape]) -> list[Schema]:
     return found
 
 
-PARAMETERS: Final = {
-    "slug": _path("slug", {"type": "string"}, "The league's slug, e.g. our-table."),
-    "game_id": _path("game_id", {"type": "integer", "minimum": 1, "maximum": MAX_ID}, "The id."),
-    "number": _path("number", {"type": "integer", "minimum": 1}, "The deal's number, from 1."),
-}
-IDEMPOTENCY: Final = {
-    "name": HEADER,
-    "in": "header",
-    "required": False,
-    "schema": {"type": "string", "pattern": KEY_PATTERN},
-    "description": "A retry with the same key gets the first answer instead of a second change.",
-}
-A = answers
-DEAL: Final = "/games/{game_id}/deals/{number}"
-CHANGE: Final = (400, 403, 404, 409, 422)
-#: Each operation: method, path, view (its docstring is the summary), status, answer,
-#: errors besides 401 and 422, and the body or query it reads. A write needs a token.
-OPERATIONS: Final[list[tuple[Any, ...]]] = [
-    ("get", "/leagues", leagues.leagues, 200, [A.LeagueSummary], ()),
-    ("post", "/leagues", leagues.new_league, 201, A.League, (400, 403, 409), NewLeague),
-    ("get", "/leagues/{slug}", leagues.league, 200, A.League, (404,)),
-    ("post", "/leagues/{slug}/players", leagues.add_player, 201, A.Player, CHANGE, NewPlayer),
-    ("get", "/leagues/{slug}/standings", leagues.standings, 200, [A.Standing], (404,)),
-    ("get", "/leagues/{slug}/games", leagues.games, 200, A.GamePage, (404,), GamesQuery),
-    ("post", "/games", games.new_game, 201, A.Game, (400, 403, 409), NewGame),
-    ("get", "/games/{game_id}", games.game, 200, A.Game, (404,)),
-    ("get", "/games/{game_id}/history", games.history, 200, [A.Event], (403, 404)),
-    ("post", "/games/{game_id}/deals", games.record_deal, 201, A.Game, CHANGE, DealInput),
-    ("put", DEAL, games.edit_deal, 200, A.Game, CHANGE, DealInput),
-    ("delete", DEAL, games.delete_deal, 200, A.Game, CHANGE, DeleteQuery),
-    ("post", "/games/{game_id}/paid", games.mark_paid, 200, A.Game, CHANGE, VersionInput),
-    ("post", "/games/{game_id}/unlock", games.unlock, 200, A.Game, CHANGE, VersionInput),
-    ("post", "/count", count.count, 200, A.Count, (400,), CountRequest),
-]  # fmt: skip
-
-
-def _json(schema: Schema) -> Schema:
-    return {"content": {"application/json": {"schema": schema}}}
-
-
-def _operation(
-    method: str, path: str, view: Any, status: int, answered: Any, errors: tuple[int, ...],
-    reads: type[BaseModel] | None = None,
-) -> Schema:  # fmt: skip
-    schema = array(answered[0]) if isinstance(answered, list) else ref(answered)
-    write = method != "get" and 403 in errors
-    answer: Schema = {"description": HTTPStatus(status).phrase + ".", **_json(schema)}
-    headers = ["Location"] * (status == 201 and "{" not in path) + ["Idempotent-Replayed"]
-    if write and method == "post":
+def _answers(declared: Operation, idempotent: bool) -> Schema:
+    answer: Schema = {
+        "description": declared.described_as or HTTPStatus(declared.status).phrase + ".",
+        **_json(_schema(declared.answer)),
+    }
+    headers = ["Location"] * declared.location + ["Idempotent-Replayed"] * idempotent
+    if headers:
         answer["headers"] = {name: {"schema": {"type": "string"}} for name in headers}
+    refused = {
+        str(code): {"description": ERRORS[code], **_json(_ref(answers.Error))}
+        for code in sorted({*ALWAYS, *declared.errors})
+    }
+    return {str(declared.status): answer, **refused}
+
+
+def _operation(path: str, view: Any, declared: Operation) -> Schema:
+    idempotent = getattr(view, "idempotent", False)
     found: Schema = {
         "summary": view.__doc__.split("\n")[0].split("; ")[0].rstrip(".:") + ".",
-        "responses": {
-            str(status): answer,
-            **{
-                str(code): {"description": ERRORS[code], **_json(ref(A.Error))}
-                for code in sorted({401, 422, *errors})
-            },
-        },
+        "responses": _answers(declared, idempotent),
     }
     parameters = [PARAMETERS[name] for name in re.findall(r"{(\w+)}", path)]
-    if reads in (GamesQuery, DeleteQuery):
-        parameters += _query(reads)  # type: ignore[arg-type]
-    elif reads is not None:
-        found["requestBody"] = {"required": reads is not VersionInput, **_json(ref(reads))}
-    if write and method == "post":
+    if declared.query is not None:
+        parameters += _query(declared.query)
+    if declared.body is not None:
+        body = _json(_ref(declared.body))
+        found["requestBody"] = {"required": not declared.optional_body, **body}
+    if idempotent:
         parameters.append(IDEMPOTENCY)
     if parameters:
         found["parameters"] = parameters
-    if write:
+    if declared.token:
         found["security"] = [{"bearer": []}]
     return found
 
 
-#: Every class of the description, and whether it is read (validation) or answered.
-READ: Final = (NewGame, DealInput, VersionInput, NewLeague, NewPlayer, CountRequest, Cards)
-ANSWERED: Final = (
-    A.Error, A.Game, A.GamePage, A.LeagueSummary, A.League, A.Player, A.Standing, A.Event, A.Count
-)  # fmt: skip
-
-
-def paths() -> dict[str, Any]:
-    found: dict[str, Any] = {}
-    for method, path, *rest in OPERATIONS:
-        found.setdefault(path, {})[method] = _operation(method, path, *rest)
-    answer = {"200": {"description": "OpenAPI 3.1.", **_json({"type": "object"})}}
-    for code in (401, 422):
-        answer[str(code)] = {"description": ERRORS[code], **_json(ref(A.Error))}
-    found["/openapi.json"] = {"get": {"summary": "This description.", "responses": answer}}
+def _declared_routes(app: Flask) -> list[tuple[str, str, Any, Operation]]:
+    """(path, method, view, declaration) of every route of the API, in the order registered;
+    a route without a declaration is an error."""
+    found = []
+    for rule in app.url_map.iter_rules():
+        if not rule.endpoint.startswith(f"{bp.name}."):
+            continue
+        view = app.view_functions[rule.endpoint]
+        declared = operation_of(view)
+        if declared is None:
+            raise LookupError(f"{rule.rule} has no @declared(...) under its route")
+        path = re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", rule.rule.removeprefix(PREFIX))
+        for method in sorted((rule.methods or set()) - {"HEAD", "OPTIONS"}):
+            found.append((path, method.lower(), view, declared))
     return found
 
 
-@functools.cache
-def _document() -> dict[str, Any]:
+def _schemas(operations: list[Operation]) -> Schema:
+    """Every class the routes read or answer, named in ``components``."""
+    read: list[type[BaseModel]] = [o.body for o in operations if o.body is not None]
+    answered: list[type[BaseModel]] = [answers.Error]
+    for declared in operations:
+        model = declared.answer[0] if isinstance(declared.answer, list) else declared.answer
+        if isinstance(model, type):
+            answered.append(model)
+    validation: JsonSchemaMode = "validation"
+    serialization: JsonSchemaMode = "serialization"
+    modes = [(model, validation) for model in dict.fromkeys([*read, *ALSO_READ])]
+    modes += [(model, serialization) for model in dict.fromkeys(answered)]
     _, schemas = models_json_schema(
-        [(model, "validation") for model in READ]
-        + [(model, "serialization") for model in ANSWERED],
+        modes,
         ref_template=REF,
         schema_generator=_Described,
     )
-    return {
-        "openapi": "3.1.0",
-        "info": {
-            "title": "Mille Scorekeeper API",
-            "version": "1.0.0",
-            "description": "Everything a page can do with a league or a game, as JSON. "
-            "Money is a decimal string with two places; seats are 0 and 1; every "
-            "per-player list is in seat order. See the README's API section.",
-        },
-        "servers": [{"url": PREFIX}],
-        "security": [{}, {"bearer": []}],
-        "paths": paths(),
-        "components": {
-            "schemas": schemas["$defs"],
-            "securitySchemes": {
-                "bearer": {
-                    "type": "http",
-                    "scheme": "bearer",
-                    "description": "flask --app scorekeeper token create USERNAME, "
-                    "or the account page.",
-                }
+    return schemas["$defs"]  # type: ignore[no-any-return]
+
+
+def document(app: Flask) -> dict[str, Any]:
+    """The description of the API as ``app`` serves it (made once per app)."""
+    if "api.openapi" not in app.extensions:
+        routes = _declared_routes(app)
+        paths: dict[str, Any] = {}
+        for path, method, view, declared in routes:
+            paths.setdefault(path, {})[method] = _operation(path, view, declared)
+        app.extensions["api.openapi"] = {
+            "openapi": "3.1.0",
+            "info": {
+                "title": "Mille Scorekeeper API",
+                "version": "1.0.0",
+                "description": "Everything a page can do with a league or a game, as JSON. "
+                "Money is a decimal string with two places; seats are 0 and 1; every "
+                "per-player list is in seat order. See the README's API section.",
             },
-        },
-    }
+            "servers": [{"url": PREFIX}],
+            "security": [{}, {"bearer": []}],
+            "paths": paths,
+            "components": {
+                "schemas": _schemas([declared for *_, declared in routes]),
+                "securitySchemes": {
+                    "bearer": {
+                        "type": "http",
+                        "scheme": "bearer",
+                        "description": "flask --app scorekeeper token create USERNAME, "
+                        "or the account page.",
+                    }
+                },
+            },
+        }
+    return app.extensions["api.openapi"]  # type: ignore[no-any-return]
+
+
+@functools.cache
+def _described() -> dict[str, Any]:
+    """The description, from an app with only the API's blueprint on it."""
+    app = Flask(__name__)
+    app.register_blueprint(bp)
+    return document(app)
 
 
 def spec() -> dict[str, Any]:
-    """The whole description, as a new dict."""
-    return copy.deepcopy(_document())
-
-
-@bp.get("/openapi.json")
-def openapi() -> Response:
-    """This API described in OpenAPI 3.1."""
-    return jsonify(_document())
+    """The whole description, as a new dict (no app needed: for the tests and tools)."""
+    return copy.deepcopy(_described())

@@ -18,6 +18,11 @@ from scorekeeper.engine.rating import START
 from .base import Cents, Model, utcnow
 from .table import Game
 
+#: OpenSkill's starting mean and uncertainty, in thousandths (``records.skill.FIRST``;
+#: a test checks they agree): the skill a result row starts with before it is rated.
+SKILL_START_MU = 25000
+SKILL_START_SIGMA = 8333
+
 
 class Season(Model):
     """A named stretch of dates (UTC days, both included) that standings can be read for."""
@@ -78,6 +83,10 @@ class GameResult(Model):
     rating_before: Mapped[int] = mapped_column(default=START)
     rating_after: Mapped[int] = mapped_column(default=START)
     net_after: Mapped[Cents] = mapped_column(default=0)  # won minus lost so far
+    #: OpenSkill's skill after the game (``records.skill``), in thousandths: its mean and
+    #: its uncertainty (one standard deviation), widened first for the time away.
+    skill_mu_after: Mapped[int] = mapped_column(default=SKILL_START_MU)
+    skill_sigma_after: Mapped[int] = mapped_column(default=SKILL_START_SIGMA)
 
 
 class LeagueRound(Model):
@@ -109,6 +118,13 @@ class RecordColumns:
     points: Mapped[int]  # the sum of the player's final totals
     rating_start: Mapped[int]  # before the first game counted
     rating: Mapped[int]  # after the last game counted
+    # How sure that rating is: OpenSkill's skill after the last game counted, in
+    # thousandths; the player's games in the league up to it and when it ended (a rating
+    # is provisional with few games or after long away: ``records.skill.provisional``).
+    skill_mu: Mapped[int]
+    skill_sigma: Mapped[int]
+    career_games: Mapped[int]
+    last_played_at: Mapped[datetime]
 
 
 class PlayerRecord(RecordColumns, Model):

@@ -17,6 +17,7 @@ from waitress import serve
 
 from scorekeeper import create_app
 from scorekeeper.accounts import users as user_service
+from scorekeeper.web.security import largest_body
 
 ALL_INTERFACES = "0.0.0.0"
 #: A documentation address (TEST-NET-1): "connecting" a UDP socket to it sends nothing,
@@ -102,6 +103,34 @@ def _printable(text: str, encoding: str | None) -> str:
     return text
 
 
+#: The proxy headers the app reads behind a reverse proxy (web/https.py), which waitress
+#: must pass on rather than drop.
+PROXY_HEADERS = ("x-forwarded-for", "x-forwarded-proto", "x-forwarded-host", "x-forwarded-port")
+
+
+def waitress_options(app: Flask) -> dict[str, object]:
+    """What waitress is told besides where to listen.
+
+    Its body limit is the largest body the app takes (a league import): a larger one is
+    refused from its Content-Length before waitress reads it (its own default is 1 GiB,
+    received and spooled to disk before the app could refuse it). And behind a reverse
+    proxy (``PROXY_FIX``), waitress trusts the same number of hops as the app does: by
+    default it trusts none and drops every ``X-Forwarded-*`` header, so the app saw
+    neither HTTPS (no ``Secure`` cookies, no HSTS) nor the client's address (one client's
+    wrong guesses throttled everyone)."""
+    options: dict[str, object] = {"max_request_body_size": largest_body(app)}
+    hops = int(app.config.get("PROXY_FIX") or 0)
+    if hops > 0:
+        # Whoever connects, as the app's ProxyFix: the app listens where only the proxy
+        # reaches it (docs/DEPLOY.md).
+        options.update(
+            trusted_proxy="*",
+            trusted_proxy_count=hops,
+            trusted_proxy_headers=" ".join(PROXY_HEADERS),
+        )
+    return options
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description="Serve Mille Scorekeeper.")
     parser.add_argument(
@@ -115,7 +144,7 @@ def main() -> None:
     app = create_app()
     message = start_message(app, args.host, args.port, lan_addresses())
     print(_printable(message, sys.stdout.encoding), end="", flush=True)
-    serve(app, host=args.host, port=args.port, threads=args.threads)
+    serve(app, host=args.host, port=args.port, threads=args.threads, **waitress_options(app))
 
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
 """The running values of a league's results, in game order: each player's number of games,
-rating and net money so far, before and after every game they played.
+rating, how sure it is (OpenSkill's skill, :mod:`.skill`) and net money so far, before and
+after every game they played.
 
 :func:`rerate` walks the stored results from a game onward; :func:`rate_game` numbers and
 rates one game's new result rows from where its players stood, which is all the usual
@@ -16,19 +17,46 @@ from sqlalchemy import select, tuple_
 
 from scorekeeper.engine.rating import START, Rated, new_ratings
 from scorekeeper.models import GameResult, db
+from scorekeeper.records import skill
+from scorekeeper.records.skill import Skill
 
 OrderKey = tuple[datetime, int]
 
 
 class Running(NamedTuple):
-    """A player's standing just before a game: games played, rating, net cents so far."""
+    """A player's standing just before a game: games played, rating, net cents so far,
+    skill, and when their last game ended (None before their first)."""
 
     games: int
     rating: int
     net: int
+    skill: Skill
+    last_at: datetime | None
 
 
-FIRST_GAME = Running(0, START, 0)
+FIRST_GAME = Running(0, START, 0, skill.FIRST, None)
+
+#: A result's running values, as :func:`_running_before` and :func:`.results.add_newest`
+#: read them back: a :class:`Running` (``running_after``).
+RUNNING_COLUMNS = (
+    GameResult.number,
+    GameResult.rating_after,
+    GameResult.net_after,
+    GameResult.skill_mu_after,
+    GameResult.skill_sigma_after,
+    GameResult.finished_at,
+)
+
+
+def running_after(row: Any) -> Running:
+    """The player's standing after a stored result (read with :data:`RUNNING_COLUMNS`)."""
+    return Running(
+        row.number,
+        row.rating_after,
+        row.net_after,
+        Skill(row.skill_mu_after, row.skill_sigma_after),
+        row.finished_at,
+    )
 
 
 def rerate(league_id: int, start: OrderKey | None) -> set[int]:
@@ -52,24 +80,33 @@ def rerate(league_id: int, start: OrderKey | None) -> set[int]:
             running.get(row.player_id) or _running_before(row.player_id, start)
             for row in (winner, loser)
         ]
-        after = _after_game(before, (winner.net, loser.net))
+        after = _after_game(before, (winner.net, loser.net), winner.finished_at)
         for row, was, now in zip((winner, loser), before, after, strict=True):
             assign(row, "number", now.games)
             assign(row, "rating_before", was.rating)
             assign(row, "rating_after", now.rating)
             assign(row, "net_after", now.net)
+            assign(row, "skill_mu_after", now.skill.mu)
+            assign(row, "skill_sigma_after", now.skill.sigma)
             running[row.player_id] = now
     db.session.flush()
     return set(running)
 
 
-def _after_game(before: Sequence[Running], nets: tuple[int, int]) -> list[Running]:
-    """The winner's and the loser's standings after their game, from those before it."""
+def _after_game(
+    before: Sequence[Running], nets: tuple[int, int], finished_at: datetime
+) -> list[Running]:
+    """The winner's and the loser's standings after their game, which ended at
+    ``finished_at``, from those before it: Elo, and the skill, each player's first widened
+    for their time away since their last game."""
     winner, loser = before
     ratings = new_ratings(Rated(winner.rating, winner.games), Rated(loser.rating, loser.games))
+    skills = skill.after_game(
+        *(skill.away(was.skill, skill.days_between(was.last_at, finished_at)) for was in before)
+    )
     return [
-        Running(was.games + 1, rating, was.net + net)
-        for was, rating, net in zip(before, ratings, nets, strict=True)
+        Running(was.games + 1, rating, was.net + net, now, finished_at)
+        for was, rating, net, now in zip(before, ratings, nets, skills, strict=True)
     ]
 
 
@@ -78,13 +115,15 @@ def rate_game(
 ) -> list[Running]:
     """One game's two result rows numbered and rated from each player's state ``before``
     it (winner's first); the states after it."""
-    after = _after_game(before, (winner["net"], loser["net"]))
+    after = _after_game(before, (winner["net"], loser["net"]), winner["finished_at"])
     for row, was, now in zip((winner, loser), before, after, strict=True):
         row.update(
             number=now.games,
             rating_before=was.rating,
             rating_after=now.rating,
             net_after=now.net,
+            skill_mu_after=now.skill.mu,
+            skill_sigma_after=now.skill.sigma,
         )
     return after
 
@@ -106,12 +145,12 @@ def _running_before(player_id: int, start: OrderKey | None) -> Running:
     if start is None:
         return FIRST_GAME
     last = db.session.execute(
-        select(GameResult.number, GameResult.rating_after, GameResult.net_after)
+        select(*RUNNING_COLUMNS)
         .where(GameResult.player_id == player_id, order_key() < tuple_(*start))
         .order_by(GameResult.finished_at.desc(), GameResult.game_id.desc())
         .limit(1)
     ).first()
-    return FIRST_GAME if last is None else Running(*last)
+    return FIRST_GAME if last is None else running_after(last)
 
 
 def order_key() -> Any:

@@ -24,11 +24,13 @@ from scorekeeper.models import Game, GameResult, PairRecord, PlayerRecord, Seaso
 from scorekeeper.records import totals
 from scorekeeper.records.ratings import (
     FIRST_GAME,
+    RUNNING_COLUMNS,
     Running,
     assign,
     rate_from_scratch,
     rate_game,
     rerate,
+    running_after,
 )
 
 
@@ -87,7 +89,7 @@ def add_newest(game: Game) -> bool:
     last = _last_results((game.player0_id, game.player1_id))
     if any((row.finished_at, row.game_id) > key for row in last):
         return False
-    before = {row.player_id: Running(row.number, row.rating_after, row.net_after) for row in last}
+    before: dict[int, Running] = {row.player_id: running_after(row) for row in last}
     rows = result_values(game)
     winner, loser = sorted(rows, key=lambda row: not row["won"])
     rate_game(winner, loser, [before.get(row["player_id"], FIRST_GAME) for row in (winner, loser)])
@@ -100,7 +102,7 @@ def _last_results(players: Sequence[int]) -> list[Any]:
     """Each player's last result in game order (none for a first game), in one statement."""
     r = GameResult
     last = [
-        select(r.player_id, r.finished_at, r.game_id, r.number, r.rating_after, r.net_after)
+        select(r.player_id, r.game_id, *RUNNING_COLUMNS)
         .where(r.player_id == player)
         .order_by(r.finished_at.desc(), r.game_id.desc())
         .limit(1)

@@ -29,6 +29,14 @@ from scorekeeper.models import (
 #: Up to this many pairs are looked up by index one by one (see :func:`_pairs_in`).
 PAIRS_AS_OR = 16
 PAIR_SUMS = ("played", "won", "net", "unpaid_games", "unpaid_won", "unpaid_lost")
+#: What a record takes from its last result, and the result's column it comes from.
+LAST_RESULT = {
+    "rating": "rating_after",
+    "skill_mu": "skill_mu_after",
+    "skill_sigma": "skill_sigma_after",
+    "career_games": "number",
+    "last_played_at": "finished_at",
+}
 RECORD_SUMS = (
     "played",
     "won",
@@ -84,7 +92,7 @@ def _record_of(result: dict[str, Any]) -> dict[str, Any]:
         "deals": result["deals"],
         "points": result["total"],
         "rating_start": result["rating_before"],  # kept by a record that exists
-        "rating": result["rating_after"],
+        **{record: result[name] for record, name in LAST_RESULT.items()},
     }
 
 
@@ -96,11 +104,11 @@ def _upsert(model: Any) -> Any:
 
 def _adding(statement: Any, keys: list[str], sums: Sequence[str]) -> Any:
     """``statement`` (an upsert's ``INSERT``) adding to the row that exists: its ``sums``
-    grow by the new values, and a record takes the new rating."""
+    grow by the new values, and a record takes what its new last result leaves."""
     table = statement.table
     values = {name: table.c[name] + statement.excluded[name] for name in sums}
     if "rating" in table.c:
-        values["rating"] = statement.excluded.rating
+        values.update({name: statement.excluded[name] for name in LAST_RESULT})
     return statement.on_conflict_do_update(index_elements=keys, set_=values)
 
 
@@ -108,7 +116,7 @@ def _into_seasons(day: date) -> Any:
     """A record (:func:`_record_of`) added to the player's record in every season of the
     league holding ``day``: one ``INSERT … SELECT`` from the seasons, however many."""
     s = SeasonRecord.__table__.c
-    names = ["player_id", "league_id", *RECORD_SUMS, "rating_start", "rating"]
+    names = ["player_id", "league_id", *RECORD_SUMS, "rating_start", *LAST_RESULT]
     seasons = select(Season.id, *(bindparam(name, type_=s[name].type) for name in names)).where(
         Season.league_id == bindparam("league_id"),
         Season.starts_on <= day,
@@ -193,10 +201,11 @@ def _add_up(
     ends = {(row["player_id"], row["first"]) for row in sums} | {
         (row["player_id"], row["last"]) for row in sums
     }
-    ratings = {
-        (player, number): (before, after)
-        for player, number, before, after in db.session.execute(
-            select(r.player_id, r.number, r.rating_before, r.rating_after).where(
+    lasts = [getattr(r, name) for name in LAST_RESULT.values()]
+    ends_read = {
+        (row.player_id, row.number): row
+        for row in db.session.execute(
+            select(r.player_id, r.rating_before, *lasts).where(  # r.number among them
                 _pairs_in(r.player_id, r.number, sorted(ends))
             )
         )
@@ -204,8 +213,10 @@ def _add_up(
     for row in sums:
         player, first, last = row["player_id"], row.pop("first"), row.pop("last")
         row["league_id"] = league_id
-        row["rating_start"] = ratings[player, first][0]
-        row["rating"] = ratings[player, last][1]
+        row["rating_start"] = ends_read[player, first].rating_before
+        row.update(
+            {record: getattr(ends_read[player, last], name) for record, name in LAST_RESULT.items()}
+        )
         for name in RECORD_SUMS:
             row[name] = int(row[name] or 0)
     return sums

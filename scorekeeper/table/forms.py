@@ -304,12 +304,15 @@ TALLY_FIELDS = {
 }
 
 
-_VERSION = re.compile(r"[0-9]{1,9}")
+#: A version as a page sends it; a longer text is none (and is not read).
+MAX_VERSION_DIGITS = 9
+_VERSION = re.compile(rf"[0-9]{{1,{MAX_VERSION_DIGITS}}}")
 
 
 #: A one-time token as a form or a phone makes it (a UUID, with or without its dashes):
 #: whatever else arrives is refused before it reaches the token's column (100 characters).
-_TOKEN = re.compile(r"[A-Za-z0-9_-]{1,100}")
+MAX_TOKEN_LENGTH = 100
+_TOKEN = re.compile(rf"[A-Za-z0-9_-]{{1,{MAX_TOKEN_LENGTH}}}")
 
 
 class GameChangeForm(ButtonForm):
@@ -324,7 +327,9 @@ class GameChangeForm(ButtonForm):
         text = self.version.data or ""
         if not text:
             return None
-        return int(text) if _VERSION.fullmatch(text) else 0
+        if len(text) > MAX_VERSION_DIGITS or not _VERSION.fullmatch(text):
+            return 0
+        return int(text)
 
 
 class RematchForm(ButtonForm):
@@ -388,7 +393,8 @@ class DealForm(GameChangeForm):
     def validate(self, extra_validators: Any = None) -> bool:
         self.warnings = []
         fields_ok = super().validate(extra_validators)
-        if self.token.data and not _TOKEN.fullmatch(self.token.data):
+        token = self.token.data or ""
+        if token and (len(token) > MAX_TOKEN_LENGTH or not _TOKEN.fullmatch(token)):
             self.token.errors = [
                 _l(
                     "This form was not sent as the page made it. "

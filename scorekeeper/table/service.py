@@ -1,14 +1,12 @@
 """A game: start it, record, fix and take back deals, settle it (load -> engine -> persist)."""
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import inspect, select
+from sqlalchemy import select
 from sqlalchemy.orm import contains_eager, joinedload
-from sqlalchemy.orm.attributes import set_committed_value
-from sqlalchemy.orm.util import identity_key
 
 from scorekeeper.accounts.permissions import current_actor
 from scorekeeper.database import insert, writing
@@ -153,9 +151,25 @@ def scorecard(game: Game) -> Scorecard:
     return replay(game.rules, Seat(game.first_dealer), [deal.tally for deal in game.deals])
 
 
-def settlement(game: Game, card: Scorecard | None = None) -> Settlement | None:
-    card = card or scorecard(game)
-    return settle(card, game.stakes) if card.finished else None
+def settlement_of(card: Scorecard, stakes: Stakes) -> Settlement | None:
+    """What the loser of a finished card pays; None while the game goes on."""
+    return settle(card, stakes) if card.finished else None
+
+
+@dataclass(frozen=True)
+class Saved:
+    """A game as a change to its deals left it, with what the change's one replay says.
+
+    The page and the API build their answer from it: the game as written (its deals
+    included; a commit leaves what it wrote in memory, :mod:`scorekeeper.extensions`), its
+    score card and its settlement, without reading or replaying the game again.
+    """
+
+    game: Game
+    card: Scorecard
+    settlement: Settlement | None
+    #: False when the same submission had been recorded already (a double tap, a retry).
+    recorded: bool = True
 
 
 def locked_game(game_id: int, version: int | None = None, *, settled_ok: bool = False) -> Game:
@@ -211,8 +225,9 @@ def _check_version(game: Game, version: int | None) -> None:
         )
 
 
-def derived_columns(card: Scorecard, stakes: Stakes) -> dict[str, Any]:
-    """The game's derived columns as its score card says them (all but ``finished_at``).
+def derived_columns(card: Scorecard, settlement: Settlement | None) -> dict[str, Any]:
+    """The game's derived columns as its score card and settlement (:func:`settlement_of`)
+    say them (all but ``finished_at``).
 
     Pure: the write path below stores them, and bulk loaders (``bench.generate``) use it
     to set the very same values without a write per deal.
@@ -227,12 +242,13 @@ def derived_columns(card: Scorecard, stakes: Stakes) -> dict[str, Any]:
         "chapeaux1": card.chapeaux[1],
         "winner_seat": None if card.winner is None else int(card.winner),
         "status": FINISHED if card.finished else IN_PROGRESS,
-        "amount_due": settle(card, stakes).total if card.finished else None,
+        "amount_due": None if settlement is None else settlement.total,
     }
 
 
-def _refresh(game: Game, tallies: Sequence[Tally]) -> None:
-    """Check the deals with the engine and store what they say about the game."""
+def _refresh(game: Game, tallies: Sequence[Tally]) -> tuple[Scorecard, Settlement | None]:
+    """Check the deals with the engine and store what they say about the game; the score
+    card and settlement of that one replay."""
     try:
         card = replay(game.rules, Seat(game.first_dealer), tallies)
     except DealAfterEnd as error:
@@ -244,7 +260,8 @@ def _refresh(game: Game, tallies: Sequence[Tally]) -> None:
             )
         ) from None
     was_finished = game.finished
-    for name, value in derived_columns(card, game.stakes).items():
+    settlement = settlement_of(card, game.stakes)
+    for name, value in derived_columns(card, settlement).items():
         setattr(game, name, value)
     if card.finished and not was_finished:
         game.finished_at = utcnow()
@@ -267,6 +284,7 @@ def _refresh(game: Game, tallies: Sequence[Tally]) -> None:
     game.version += 1
     # Standings, ratings, head-to-head: same transaction.
     results.game_changed(game, was_finished=was_finished)
+    return card, settlement
 
 
 def record_deal(
@@ -276,27 +294,30 @@ def record_deal(
     version: int | None = None,
     token: str | None = None,
     cards: CountedCards | None = None,
-) -> tuple[Game, bool]:
-    """Add the next deal. Returns the game and whether this call recorded it.
+    allowed: Callable[[League], object] | None = None,
+) -> Saved:
+    """Add the next deal: the game loaded once (locked, with its deals), replayed and
+    settled once.
 
-    A token seen before means the same submission arrived twice (a double tap,
-    a retry): nothing is recorded the second time. A finished game takes no
-    more deals. ``cards``, the cards the tally was counted from, are kept with
-    the deal only if they count to exactly ``tally`` (:func:`_kept_cards`).
+    ``allowed``, the caller's check of who may record (it raises to refuse), is given the
+    game's league as soon as the game is locked, before anything is written: so the page
+    needn't read the game once to check and again to change it. A token seen before means
+    the same submission arrived twice (a double tap, a retry): nothing is recorded the
+    second time (``Saved.recorded`` is False). A finished game takes no more deals.
+    ``cards``, the cards the tally was counted from, are kept with the deal only if they
+    count to exactly ``tally`` (:func:`_kept_cards`).
     """
-    read = _deals_read(game_id)
     with writing():
         game = locked_game(game_id)  # taken first, so a concurrent retry sees our token
+        if allowed is not None:
+            allowed(game.league)
         if token and not _first_use(token, game_id):
-            return game, False
+            card = scorecard(game)
+            return Saved(game, card, settlement_of(card, game.stakes), recorded=False)
         _check_version(game, version)
         if game.finished:
             raise Conflict(gettext("The game is over: it takes no more deals."))
-        if read is not None and read[0] == game.version:
-            earlier = read[1]  # every change to the deals changes the version
-        else:
-            earlier = [deal.tally for deal in game.deals]
-        tallies = [*earlier, tally]
+        tallies = [*(deal.tally for deal in game.deals), tally]
         deal = Deal(game_id=game.id, number=len(tallies))
         deal.tally = tally
         deal.cards = _kept_cards(tally, cards)
@@ -306,27 +327,9 @@ def record_deal(
             {"number": deal.number},
             after=audit.tally_values(deal.number, tally),
         )
-        _refresh(game, tallies)
-        db.session.add(deal)
-        committed = {"deal_count": game.deal_count, "version": game.version}
-    # The commit expired the game; what the caller reads next ("Deal 12 saved.") is what
-    # this transaction just wrote, so it is set back rather than loaded again.
-    for name, value in committed.items():
-        set_committed_value(game, name, value)
-    return game, True
-
-
-def _deals_read(game_id: int) -> tuple[int, list[Tally]] | None:
-    """The game's version and deals as this request has read them already, if it has (the
-    page's view loads the game with its deals). A write that finds the game still at that
-    version needn't read its deals again."""
-    game = db.session.identity_map.get(identity_key(Game, game_id))
-    if game is None:
-        return None
-    loaded = inspect(game).dict
-    if "version" not in loaded or "deals" not in loaded:
-        return None
-    return game.version, [deal.tally for deal in game.deals]
+        card, settlement = _refresh(game, tallies)
+        game.deals.append(deal)
+    return Saved(game, card, settlement)
 
 
 def _first_use(token: str, game_id: int) -> bool:
@@ -362,7 +365,7 @@ def edit_deal(
     *,
     version: int | None = None,
     cards: CountedCards | None = None,
-) -> Game:
+) -> Saved:
     """Correct any deal; everything after it is recomputed.
 
     A deal corrected by typing (no ``cards``) loses the cards it was counted from.
@@ -380,13 +383,13 @@ def edit_deal(
             before=before,
             after=audit.tally_values(number, tally),
         )
-        _refresh(game, tallies)
+        card, settlement = _refresh(game, tallies)
         deal.tally = tally
         deal.cards = _kept_cards(tally, cards)
-    return game
+    return Saved(game, card, settlement)
 
 
-def delete_deal(game_id: int, number: int, *, version: int | None = None) -> Game:
+def delete_deal(game_id: int, number: int, *, version: int | None = None) -> Saved:
     """Remove any deal; later deals move up one number."""
     with writing():
         game = locked_game(game_id, version)
@@ -398,15 +401,15 @@ def delete_deal(game_id: int, number: int, *, version: int | None = None) -> Gam
             {"number": number},
             before=audit.tally_values(number, deal.tally),
         )
-        _refresh(game, [d.tally for d in remaining])
+        card, settlement = _refresh(game, [d.tally for d in remaining])
         game.deals.remove(deal)
         db.session.flush()  # free the number before the later deals take it
         for new_number, later in enumerate(remaining, start=1):
             later.number = new_number
-    return game
+    return Saved(game, card, settlement)
 
 
-def undo_last_deal(game_id: int, *, version: int | None = None) -> Game:
+def undo_last_deal(game_id: int, *, version: int | None = None) -> Saved:
     """Take back the most recent deal: one tap at the table."""
     game = db.session.get(Game, game_id)
     if game is None:

@@ -119,8 +119,12 @@ def _render_game(
     form: DealForm | None = None,
     status: int = 200,
     stale: game_service.StaleSave | None = None,
+    saved: game_service.Saved | None = None,
 ) -> tuple[str, int]:
-    card = game_service.scorecard(game)
+    """The game page; its score card and settlement from ``saved`` (the replay of the change
+    just made) when given, else replayed from the deals."""
+    card = saved.card if saved else game_service.scorecard(game)
+    settlement = saved.settlement if saved else game_service.settlement_of(card, game.stakes)
     can_score = may(game.league, Role.SCOREKEEPER)
     if form is None and can_score and not game.finished and not game.locked:
         form = DealForm(formdata=None)
@@ -131,7 +135,7 @@ def _render_game(
         "table/game.html",
         game=game,
         card=card,
-        settlement=game_service.settlement(game, card),
+        settlement=settlement,
         form=form,
         stale=stale,
         chart=running_totals_chart(card),
@@ -177,24 +181,32 @@ def game_version(game_id: int) -> Response:
 
 @bp.post("/games/<int:game_id>/deals")
 def record_deal(game_id: int) -> tuple[str, int] | Response:
-    """Record the next deal, then show the card again (Post/Redirect/Get)."""
-    game = _game_or_404(game_id, Role.SCOREKEEPER)
-    if "discard" in request.form:  # the answer to a deal refused as out of date
-        flash(gettext("Your deal was not recorded."))
-        return redirect(_play(game_id))
+    """Record the next deal, then show the card again (Post/Redirect/Get).
+
+    The game is loaded once, by the service that locks it (and asks here who may record
+    in its league), and the page answering a script is built from what the service wrote
+    and replayed (``Saved``). A form that isn't saved is shown on the game page, loaded
+    for it after the same check.
+    """
     form = DealForm()
-    form.name_seats((game.player0.name, game.player1.name))
-    if not form.validate_on_submit():
+    if "discard" in request.form or not form.validate_on_submit():
+        game = _game_or_404(game_id, Role.SCOREKEEPER)
+        if "discard" in request.form:  # the answer to a deal refused as out of date
+            flash(gettext("Your deal was not recorded."))
+            return redirect(_play(game_id))
         return _render_game(game, form, 200 if form.warnings else 422)
     assert form.tally is not None
     try:
-        game, recorded = game_service.record_deal(
+        saved = game_service.record_deal(
             game_id,
             form.tally,
             version=form.expected_version,
             token=form.token.data,
             cards=form.counted,
+            allowed=lambda league: require_role(league, Role.SCOREKEEPER),
         )
+    except NotFound:
+        abort(404)
     except StaleVersion:
         game = db.get_or_404(Game, game_id)
         # What changed is said, and what was typed stays in the form, to be saved against
@@ -205,8 +217,8 @@ def record_deal(game_id: int) -> tuple[str, int] | Response:
         flash(conflict.message, "error")
         game = db.get_or_404(Game, game_id)
         return _render_game(game, None if game.finished or game.locked else form, 409)
-    if recorded:
-        flash(gettext("Deal %(number)s saved.", number=game.deal_count))
+    if saved.recorded:
+        flash(gettext("Deal %(number)s saved.", number=saved.game.deal_count))
         if form.cards_dropped:
             flash(str(CARDS_DROPPED))
     else:
@@ -214,7 +226,7 @@ def record_deal(game_id: int) -> tuple[str, int] | Response:
     if request.headers.get("X-Requested-With") == "fetch":
         # The page's script asked (static/app.js): the game page the redirect would lead
         # to, in this one answer — a phone on a weak signal waits once, not twice.
-        return _render_game(_game_or_404(game_id))
+        return _render_game(saved.game, saved=saved)
     return redirect(_play(game_id))
 
 
@@ -328,7 +340,7 @@ def unlock(game_id: int) -> tuple[str, int] | Response:
 
 
 def _change(
-    game: Game, change: Callable[[int | None], Game], done: object
+    game: Game, change: Callable[[int | None], object], done: object
 ) -> tuple[str, int] | Response:
     """Run a one-button change to ``game`` (loaded for a user allowed to make it) against
     the version the page showed, and say how it went."""

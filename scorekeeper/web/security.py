@@ -3,7 +3,8 @@
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from flask import abort, current_app, request
+import flask
+from flask import Flask, abort, current_app, request
 from werkzeug.wrappers import Response
 
 from scorekeeper.urls import is_api_request
@@ -34,12 +35,40 @@ def allows_body(size: int) -> Callable[[View], View]:
     return mark
 
 
-def limit_the_body() -> None:
-    """This view's limit, set before anything (the form, the CSRF check) reads the body."""
-    view = current_app.view_functions.get(request.endpoint or "")
-    larger = getattr(view, "max_body", None)
-    if larger is not None:
-        request.max_content_length = larger
+def largest_body(app: Flask) -> int:
+    """The largest body any view of ``app`` takes: what the server itself may receive."""
+    marked = (getattr(view, "max_body", 0) for view in app.view_functions.values())
+    return max(int(app.config["MAX_CONTENT_LENGTH"]), *marked)
+
+
+class Request(flask.Request):
+    """A request whose body limit is its view's (:func:`allows_body`), else the app's.
+
+    Known from the URL alone, before anything reads the body: the CSRF check that parses
+    the form comes before any hook could have raised the limit, and refused every import
+    over 1 MiB with CSRF on (issue 21)."""
+
+    @property
+    def max_content_length(self) -> int | None:
+        view = (
+            current_app.view_functions.get(self.endpoint) if current_app and self.endpoint else None
+        )
+        larger = getattr(view, "max_body", None)
+        if larger is not None and self._max_content_length is None:
+            return int(larger)
+        return super().max_content_length
+
+    @max_content_length.setter
+    def max_content_length(self, value: int | None) -> None:
+        self._max_content_length = value
+
+
+def refuse_a_body_too_large() -> None:
+    """413 from the Content-Length alone, before anything reads a byte of the body (the
+    first hook of all: registered before the CSRF check's)."""
+    most = request.max_content_length
+    if most is not None and (request.content_length or 0) > most:
+        abort(413)
 
 
 def refuse_nul_characters() -> None:

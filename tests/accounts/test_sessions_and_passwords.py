@@ -286,6 +286,11 @@ REFUSED_PASSWORDS = [
 ]
 
 
+def _on_a_page(password, message):
+    """What a page says instead: a password far longer than any is not even read."""
+    return "This is far longer than anything this field takes." if len(password) > 1000 else message
+
+
 def _error_beside(page, field_id):
     """The error message shown beside the input ``field_id``, tied to it for screen readers."""
     assert f'aria-describedby="{field_id}-error"' in page or f"{field_id}-error" in page
@@ -313,7 +318,9 @@ def test_setup_refuses_common_and_overlong_passwords_beside_the_field(make_app, 
     app = _fresh_install(make_app)
     response = _setup(app, "Ana", password)
     assert response.status_code == 200
-    assert message in _error_beside(response.get_data(as_text=True), "password")
+    assert _on_a_page(password, message) in _error_beside(
+        response.get_data(as_text=True), "password"
+    )
     with app.app_context():
         assert not user_service.has_users()
 
@@ -345,7 +352,9 @@ def test_changing_to_a_common_or_overlong_password_is_refused_beside_the_field(
             "pw-submit": "1",
         },
     )
-    assert message in _error_beside(response.get_data(as_text=True), "pw-password")
+    assert _on_a_page(password, message) in _error_beside(
+        response.get_data(as_text=True), "pw-password"
+    )
     with app.app_context():
         assert user_service.user_by_name("admin").check_password("admin-password")
 
@@ -382,7 +391,9 @@ def test_a_league_admin_adding_a_member_cant_give_a_common_or_overlong_password(
         "/leagues/our-table/members",
         data={"username": "Eve", "role": "2", "password": password, "submit": "1"},
     )
-    assert message in _error_beside(response.get_data(as_text=True), "password")
+    assert _on_a_page(password, message) in _error_beside(
+        response.get_data(as_text=True), "password"
+    )
     with app.app_context():
         assert user_service.user_by_name("Eve") is None
 

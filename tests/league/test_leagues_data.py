@@ -4,10 +4,10 @@ import io
 import json
 import random
 import re
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import select, update
 from sqlalchemy.orm import selectinload
 
 from scorekeeper import json_stream
@@ -24,7 +24,7 @@ from scorekeeper.league.transfer.read_csv import parse_csv
 from scorekeeper.league.transfer.read_json import parse_json
 from scorekeeper.league.transfer.save import import_all
 from scorekeeper.models import Game, GameResult, League, PairRecord, PlayerRecord, SeasonRecord, db
-from scorekeeper.records import results
+from scorekeeper.records import results, skill
 from scorekeeper.records.leagues import league_by_slug
 from scorekeeper.records.totals import season_range
 from scorekeeper.table import service as game_service
@@ -99,11 +99,19 @@ def recompute(league_id: int) -> dict:
         if card.finished:
             finished.append((game, card, settle(card, game.stakes)))
     finished.sort(key=lambda item: (item[0].finished_at, item[0].id))
-    results, running = {}, {}
+    results, running, skills = {}, {}, {}
     for game, card, settlement in finished:
         players = (game.player0_id, game.player1_id)
         winner, loser = int(card.winner), 1 - int(card.winner)
         before = {seat: running.get(players[seat], (0, START, 0)) for seat in (0, 1)}
+        # OpenSkill's skill, each player's widened first for their days since their last game.
+        widened = {}
+        for seat in (0, 1):
+            was, last_at = skills.get(players[seat], (skill.FIRST, None))
+            widened[seat] = skill.away(was, skill.days_between(last_at, game.finished_at))
+        rated = dict(
+            zip((winner, loser), skill.after_game(widened[winner], widened[loser]), strict=True)
+        )
         ratings = dict(
             zip(
                 (winner, loser),
@@ -136,8 +144,11 @@ def recompute(league_id: int) -> dict:
                 "rating_before": rating_before,
                 "rating_after": ratings[seat],
                 "net_after": net_before + net,
+                "skill_mu_after": rated[seat].mu,
+                "skill_sigma_after": rated[seat].sigma,
             }
             running[players[seat]] = (games_before + 1, ratings[seat], net_before + net)
+            skills[players[seat]] = (rated[seat], game.finished_at)
     unpaid = [(game, settlement) for game, _, settlement in finished if game.paid_at is None]
     return {"results": results, "unpaid": unpaid}
 
@@ -174,6 +185,10 @@ def add_up(results: dict, period=None) -> dict:
         record["deals"] += row["deals"]
         record["points"] += row["total"]
         record["rating"] = row["rating_after"]
+        record["skill_mu"] = row["skill_mu_after"]
+        record["skill_sigma"] = row["skill_sigma_after"]
+        record["career_games"] = row["number"]
+        record["last_played_at"] = row["finished_at"]
     return records
 
 
@@ -222,6 +237,10 @@ RECORD = [
     "points",
     "rating_start",
     "rating",
+    "skill_mu",
+    "skill_sigma",
+    "career_games",
+    "last_played_at",
 ]
 
 
@@ -303,6 +322,36 @@ def test_editing_a_game_in_the_middle_updates_everything_after_it(app, history):
         )
         assert after["records"] != before["records"]
         # The from-scratch rebuild agrees with what the edits kept up to date.
+        results.rebuild_league(league)
+        db.session.commit()
+        assert stored(league) == after
+
+
+def test_skills_widened_by_time_away_replay_exactly_after_an_edit(app, history):
+    """The games spread over a year and a half, with long breaks: an edit in the middle
+    re-rates the skills after it, each widened by its player's time away, exactly as a
+    rebuild from nothing does."""
+    with app.app_context():
+        league = history["league"]
+        start = datetime(2024, 1, 5, 20, 0)
+        for n, game_id in enumerate(history["ids"]):
+            # Mostly a week apart; a 4-month break after the 10th game and 6 months after the 25th.
+            when = start + timedelta(days=7 * n + 120 * (n >= 10) + 180 * (n >= 25))
+            db.session.execute(
+                update(Game).where(Game.id == game_id).values(finished_at=when, played_at=when)
+            )
+        results.rebuild_league(league)
+        db.session.commit()
+        before = assert_no_drift(league)
+        sigmas = {p: r["skill_sigma_after"] for (g, p), r in before["results"].items()}
+        assert max(sigmas.values()) < skill.FIRST.sigma  # everyone has played
+        game = db.session.get(Game, history["middle"])
+        ana = game.player0_id
+        game_service.edit_deal(history["middle"], 3, Tally(Seat.SECOND, (50, 700)))
+        after = assert_no_drift(league)
+        next_game = next(g for g in history["ids"][19:] if (g, ana) in after["results"])
+        moved = after["results"][next_game, ana]["skill_mu_after"]
+        assert moved != before["results"][next_game, ana]["skill_mu_after"]
         results.rebuild_league(league)
         db.session.commit()
         assert stored(league) == after

@@ -62,7 +62,9 @@ def test_a_generated_league_is_what_the_app_would_have_stored(app, generator):
                 scores, stars = (deal.score0, deal.score1), (deal.stars0, deal.stars1)
                 assert validate_tally(deal.out_seat, scores, stars) == deal.tally
             card = game_service.scorecard(game)  # the engine, replaying the stored deals
-            expected = game_service.derived_columns(card, game.stakes)
+            expected = game_service.derived_columns(
+                card, game_service.settlement_of(card, game.stakes)
+            )
             assert {name: getattr(game, name) for name in DERIVED} == expected
             assert (game.finished_at is not None) == game.finished
             assert game.paid_at is None or game.finished

@@ -1,16 +1,29 @@
 """The schema that migrations build is the schema the models describe."""
 
-from datetime import datetime
+from datetime import date, datetime, timedelta
 
 import flask_migrate
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from sqlalchemy import select, text
+from sqlalchemy import select, text, update
 
 from scorekeeper import create_app
 from scorekeeper.database import MIGRATIONS_DIR
-from scorekeeper.models import AuditAction, AuditEvent, db
+from scorekeeper.engine import Rules, Seat, Stakes, Tally
+from scorekeeper.league import seasons
+from scorekeeper.models import (
+    AuditAction,
+    AuditEvent,
+    Game,
+    GameResult,
+    PlayerRecord,
+    SeasonRecord,
+    db,
+)
+from scorekeeper.records import results, skill
+from scorekeeper.records.leagues import league_by_slug
 from scorekeeper.table import audit
+from scorekeeper.table import service as game_service
 
 
 def test_migrations_match_the_models(app):
@@ -99,6 +112,68 @@ def test_0011_reads_every_kept_sentence_into_its_action_and_values_and_back(app)
                 text("SELECT action, summary FROM audit_event ORDER BY id")
             )
             assert sentences.all() == [(a, s) for a, s, _ in OLD_EVENTS]
+        finally:
+            db.session.remove()
+            flask_migrate.upgrade(directory=MIGRATIONS_DIR)
+
+
+# 0014: how sure a rating is --------------------------------------------------------------
+
+
+def _skills_kept() -> dict:
+    """Every result's skill, and what every record takes from its last result."""
+    kept: dict = {
+        "results": {
+            (r.game_id, r.player_id): (r.skill_mu_after, r.skill_sigma_after)
+            for r in db.session.scalars(select(GameResult))
+        }
+    }
+    for model in (PlayerRecord, SeasonRecord):
+        kept[model.__name__] = sorted(
+            (r.player_id, r.skill_mu, r.skill_sigma, r.career_games, r.last_played_at)
+            for r in db.session.scalars(select(model))
+        )
+    return kept
+
+
+def test_0014_works_out_the_skills_of_past_games_as_a_rebuild_does(app):
+    """Games played before 0014, over a year with long breaks and a season: the migration
+    gives every result and record the skill the app's own rebuild gives them."""
+    wins = [(0, (500, 100), (0, 0))] * 3  # the first player wins, 1,500 to 300
+    losses = [(1, (100, 500), (0, 0))] * 3
+    pairs = [("Ana", "Ben"), ("Cleo", "Dan"), ("Ana", "Cleo"), ("Ben", "Dan"), ("Ana", "Dan")]
+    with app.app_context():
+        league = league_by_slug("our-table").id
+        seasons.add_season(league, "Spring", date(2024, 3, 1), date(2024, 5, 31))
+        ids = []
+        for n in range(15):
+            game = game_service.start_game(
+                league, pairs[n % 5], Rules(), Stakes.from_small(100), Seat.FIRST
+            )
+            for out, scores, stars in wins if n % 3 else losses:
+                game_service.record_deal(game.id, Tally(Seat(out), scores, stars))
+            ids.append(game.id)
+        start = datetime(2024, 1, 10, 21, 0)
+        for n, game_id in enumerate(ids):
+            when = start + timedelta(days=9 * n + 150 * (n >= 8))
+            db.session.execute(
+                update(Game).where(Game.id == game_id).values(finished_at=when, played_at=when)
+            )
+        results.rebuild_league(league)
+        db.session.commit()
+        expected = _skills_kept()
+        assert len(expected["results"]) == 30
+        assert expected["SeasonRecord"], "the season holds games"
+        assert len({sigma for _, sigma in expected["results"].values()}) > 5
+        db.session.remove()
+        try:
+            flask_migrate.downgrade(directory=MIGRATIONS_DIR, revision="0013_invitations")
+            db.session.remove()
+            flask_migrate.upgrade(directory=MIGRATIONS_DIR)
+            assert _skills_kept() == expected
+            assert skill.FIRST not in {
+                skill.Skill(*values) for values in _skills_kept()["results"].values()
+            }
         finally:
             db.session.remove()
             flask_migrate.upgrade(directory=MIGRATIONS_DIR)

@@ -105,3 +105,23 @@ def test_every_process_of_one_install_has_the_same_setup_code(make_app):
             codes.append(user_service.setup_code())
     assert codes[0] == codes[1] != codes[2]
     assert all(len(code) == 14 and code.count("-") == 2 for code in codes)
+
+
+def test_behind_a_proxy_waitress_trusts_as_many_hops_as_the_app(make_app):
+    """Waitress trusts no proxy unless told, and drops X-Forwarded-* before the app sees
+    them: with PROXY_FIX set, it is told to pass them on (issue 21)."""
+    from waitress.adjustments import Adjustments
+
+    alone = serve.waitress_options(make_app())
+    assert "trusted_proxy" not in alone
+    behind = serve.waitress_options(make_app(PROXY_FIX=2))
+    assert behind["trusted_proxy"] == "*"
+    assert behind["trusted_proxy_count"] == 2
+    adjusted = Adjustments(**behind)  # waitress's own reading of them
+    assert adjusted.trusted_proxy_headers == {
+        "x-forwarded-for",
+        "x-forwarded-proto",
+        "x-forwarded-host",
+        "x-forwarded-port",
+    }
+    assert adjusted.max_request_body_size == alone["max_request_body_size"]

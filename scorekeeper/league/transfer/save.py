@@ -16,7 +16,7 @@ from scorekeeper.models import FINISHED, AuditEvent, Deal, Game, Player, Season,
 from scorekeeper.records import results, totals
 from scorekeeper.table import audit
 from scorekeeper.table.forms import rules_data
-from scorekeeper.table.service import derived_columns
+from scorekeeper.table.service import derived_columns, settlement_of
 from scorekeeper.web.formatting import number as worded_number
 from scorekeeper.web.translation import gettext, ngettext
 
@@ -138,7 +138,8 @@ def _save(
     object per row, so memory stays a batch's."""
     rows = []
     for planned in batch:
-        derived = derived_columns(planned.card, planned.stakes)
+        card = planned.card
+        derived = derived_columns(card, settlement_of(card, planned.stakes))
         finished = derived["status"] == FINISHED
         rows.append(
             {

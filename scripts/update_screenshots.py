@@ -22,6 +22,7 @@ README_SHOTS = {
     "new-game-phone.png": "new-game-phone.png",
     "standings-desktop.png": "standings-desktop.png",
     "player-phone.png": "player-phone.png",
+    "opponent-phone.png": "opponent-ben.png",
 }
 
 

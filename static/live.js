@@ -17,7 +17,9 @@
   const PERIOD = 2000;
   const versionUrl = live.dataset.versionUrl;
   const pageUrl = live.dataset.pageUrl;
-  let version = live.dataset.version;
+  // What the page shows, as the server's ETag names it (the version, and the agreements
+  // given once there are any).
+  let version = live.dataset.etag || live.dataset.version;
   let timer = null;
   let busy = false;
   let leaving = false; // a form is being sent: the next page is on its way
@@ -110,10 +112,21 @@
     }
     const moved = anchor && document.body.contains(anchor) ? anchor.getBoundingClientRect().top : null;
     if (top !== null && moved !== null) window.scrollBy(0, moved - top);
-    version = freshLive.dataset.version;
+    version = freshLive.dataset.etag || freshLive.dataset.version;
     say(live.dataset.changed);
     document.dispatchEvent(new Event("live:swapped")); // offline.js shows its kept deals again
     return true;
+  }
+
+  // The link that opened this page no longer does (the scorekeeper stopped sharing it):
+  // the card is taken off the screen, and the page says why. Nothing is asked again.
+  function gone() {
+    stop();
+    const note = document.createElement("p");
+    note.className = "flash flash-error live-gone";
+    note.setAttribute("role", "alert");
+    note.textContent = live.dataset.gone;
+    document.querySelector("main").replaceChildren(note);
   }
 
   async function check() {
@@ -126,6 +139,8 @@
       if (response.status === 200 && !leaving) {
         const page = await fetch(pageUrl, { cache: "no-store", credentials: "same-origin" });
         if (page.ok && !leaving) swapIn(await page.text());
+      } else if (response.status === 404 && live.dataset.gone) {
+        gone(); // a seat's link stopped: the card leaves this phone too
       }
     } catch (error) {
       // No network: try again at the next tick (offline.js says so on the page).
@@ -159,7 +174,7 @@
     const fresh = document.getElementById("live");
     if (fresh) {
       live = fresh;
-      version = fresh.dataset.version;
+      version = fresh.dataset.etag || fresh.dataset.version;
     }
     leaving = false;
   });

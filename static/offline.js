@@ -75,6 +75,8 @@
       note.id = "offline-banner";
       note.setAttribute("role", "status");
       note.append(element("p", "", text.offline), element("p", "", text.needsNetwork));
+      // No service worker can run here (plain http): say what this setup cannot do.
+      if (!window.isSecureContext && text.plainHttp) note.append(element("p", "plain-http", text.plainHttp));
     }
     const main = document.querySelector("main");
     const before = main.querySelector(".summary");

@@ -19,7 +19,7 @@ from scorekeeper import engine, models
 from scorekeeper.engine import DifferenceRule, LineKind, Preset, Seat, SkunkRule, format_money
 from scorekeeper.league.queries import PAGE_SIZE
 from scorekeeper.league.standings import Standing as StandingRow
-from scorekeeper.table import audit
+from scorekeeper.table import audit, seats
 from scorekeeper.table import service as game_service
 
 from .reading import Pair, omitted
@@ -326,6 +326,56 @@ class Event(Answer):
             at=event.created_at,
             before=event.before,
             after=event.after,
+        )
+
+
+class Agreement(Answer):
+    """A player's latest "I agree with this card": the game's version it was given for,
+    and whether it still stands (a change to the deals since voids it)."""
+
+    seat: SeatNumber
+    player: str
+    at: Time
+    version: int = Field(ge=1, description="The game's version the player agreed with.")
+    by: Literal["link", "member"] = Field(
+        description="link: through the seat's link; member: on the game page."
+    )
+    stands: bool
+    voided_by: str | None = Field(
+        description="The change to the deals that voided it (null while it stands), "
+        'e.g. "Deal 4 corrected."'
+    )
+
+    @classmethod
+    def of(cls, game: models.Game, agreement: seats.Agreement) -> "Agreement":
+        return cls(
+            seat=agreement.seat,  # type: ignore[arg-type]
+            player=game.player(agreement.seat).name,
+            at=agreement.at,
+            version=agreement.version,
+            by="link" if agreement.by_link else "member",
+            stands=agreement.stands,
+            voided_by=audit.summary(agreement.voided_by) if agreement.voided_by else None,
+        )
+
+    @classmethod
+    def all_of(cls, game: models.Game) -> list["Agreement"]:
+        return [cls.of(game, found) for found in seats.agreements(game) if found is not None]
+
+
+class SeatCard(Answer):
+    """What a seat's link opens: the game, the seat, and both agreements."""
+
+    seat: SeatNumber
+    game: Game
+    agreements: list[Agreement]
+
+    @classmethod
+    def of(cls, link: models.SeatLink) -> "SeatCard":
+        return cls(
+            seat=link.seat,  # type: ignore[arg-type]
+            game=Game.of(link.game),
+            agreements=Agreement.all_of(link.game),
         )
 
 

@@ -84,6 +84,11 @@ PARAMETERS: Final = {
     "slug": _path("slug", {"type": "string"}, "The league's slug, e.g. our-table."),
     "game_id": _path("game_id", {"type": "integer", "minimum": 1, "maximum": MAX_ID}, "The id."),
     "number": _path("number", {"type": "integer", "minimum": 1}, "The deal's number, from 1."),
+    "token": _path(
+        "token",
+        {"type": "string"},
+        "A seat's link's token (the end of /s/<token>): no bearer token is needed.",
+    ),
 }
 IDEMPOTENCY: Final = {
     "name": HEADER,

@@ -21,6 +21,7 @@ from scorekeeper.accounts.permissions import (
     league_or_404,
     may,
     require_role,
+    role_in,
     scorekeeping_leagues,
 )
 from scorekeeper.engine import Preset
@@ -36,6 +37,8 @@ from scorekeeper.league.forms import PlayerForm, SettleForm, StartRoundForm
 from scorekeeper.models import FINISHED, IN_PROGRESS, League, Player, Role, Season
 from scorekeeper.records import players as player_service
 from scorekeeper.records.leagues import ensure_default_league
+from scorekeeper.records.payment_handles import handle_of, read_handle, set_handle
+from scorekeeper.table.forms import PaymentHandleForm
 from scorekeeper.web import messages
 from scorekeeper.web.formatting import money
 from scorekeeper.web.translation import gettext, ngettext
@@ -210,7 +213,34 @@ def tonight(slug: str) -> str | Response | tuple[str, int]:
 def player(slug: str, player_id: int) -> str:
     """A player's record, net money and rating over time, opponents, best and worst games."""
     league = league_or_404(slug)
+    return _render_player(league, _player(league, player_id))
+
+
+@bp.post("/leagues/<slug>/players/<int:player_id>/payment")
+def player_payment(slug: str, player_id: int) -> Response | tuple[str, int]:
+    """A league admin says how a player is paid (an Interac e-Transfer or PayPal.me)."""
+    league = league_or_404(slug, Role.ADMIN)
     found = _player(league, player_id)
+    form = PaymentHandleForm()
+    if form.validate_on_submit():
+        try:
+            handle = read_handle(form.kind.data or "", form.handle.data or "")
+        except ServiceError as error:
+            (form.kind if error.field == "kind" else form.handle).errors = [error.message]
+        else:
+            set_handle(found.id, handle)
+            flash(gettext("Saved how %(name)s is paid.", name=found.name))
+            return redirect(url_for(".player", slug=slug, player_id=player_id, _anchor="how-paid"))
+    return _render_player(league, found, form), 422
+
+
+def _render_player(league: League, found: Player, form: PaymentHandleForm | None = None) -> str:
+    # Where the player is paid: for the league's members only, set by its admins.
+    member = role_in(league) is not None
+    if form is None and may(league, Role.ADMIN):
+        form = PaymentHandleForm(formdata=None)
+        if (handle := handle_of(found)) is not None:
+            form.kind.data, form.handle.data = handle.kind.value, handle.handle
     summary = standing_queries.player_summary(found)
     trend = summary.trend
     return render_template(
@@ -226,6 +256,8 @@ def player(slug: str, player_id: int) -> str:
             gettext("Rating"),
         ),
         recent=queries.archive(league.id, queries.GameFilters(player=found.id), limit=10).games,
+        handle=handle_of(found) if member else None,
+        handle_form=form,
     )
 
 

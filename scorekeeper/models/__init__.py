@@ -14,11 +14,22 @@ from .accounts import (
 from .api import IdempotencyKey
 from .base import Base, Model, db, utcnow
 from .league import GameResult, LeagueRound, PairRecord, PlayerRecord, Season, SeasonRecord
-from .table import FINISHED, IN_PROGRESS, Deal, Game, League, Player, SubmissionToken
+from .table import (
+    FINISHED,
+    IN_PROGRESS,
+    SEAT_LINK_DAYS_AFTER_PAID,
+    Deal,
+    Game,
+    League,
+    Player,
+    SeatLink,
+    SubmissionToken,
+)
 
 __all__ = [
     "FINISHED",
     "IN_PROGRESS",
+    "SEAT_LINK_DAYS_AFTER_PAID",
     "ApiToken",
     "AuditAction",
     "AuditEvent",
@@ -39,6 +50,7 @@ __all__ = [
     "Role",
     "Season",
     "SeasonRecord",
+    "SeatLink",
     "SubmissionToken",
     "User",
     "UserSession",

@@ -218,6 +218,10 @@ class AuditAction(StrEnum):
     GAME_REOPENED = "game_reopened"  # nothing
     PAYMENT_MARKED = "payment_marked"  # payer (a name), amount (cents)
     GAME_UNLOCKED = "game_unlocked"  # nothing
+    #: seat, name (the player's), version (of the card agreed with), by ("link": the seat's
+    #: link; "member": a member on the game page). Changes no deal; voided by the next
+    #: change to the deals (:mod:`..table.seats`).
+    CARD_AGREED = "card_agreed"
     #: file ("score_card", a CSV, or "league_export", JSON), place ("line" or "game") and
     #: where (its number there, as the file gives it), paid_by (who the file says marked it
     #: paid, or None). Its user is who imported it.

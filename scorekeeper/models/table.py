@@ -5,7 +5,9 @@ up to date by :mod:`scorekeeper.table.service` on every change, so league pages 
 aggregate them in SQL instead of replaying every game.
 """
 
-from datetime import datetime
+import hashlib
+import secrets
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import JSON, CheckConstraint, ForeignKey, String, UniqueConstraint, event
@@ -48,6 +50,11 @@ class Player(Model):
     #: The name folded for comparison (:func:`..names.key`): unique per league.
     name_key: Mapped[str] = mapped_column(String(MAX_KEY_LENGTH))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    #: Where this player is paid (:mod:`..records.payment_handles`): "email" or "phone" for
+    #: an Interac e-Transfer, "paypal" for a PayPal.me name; shown only to the league's
+    #: members and to the seat links of this player's games.
+    payment_kind: Mapped[str | None] = mapped_column(String(10))
+    payment_handle: Mapped[str | None] = mapped_column(String(254))
 
     league: Mapped[League] = relationship(back_populates="players")
 
@@ -87,6 +94,10 @@ class Game(Model):
 
     #: Bumped on every change, so a page loaded before a change can't overwrite it.
     version: Mapped[int] = mapped_column(default=1)
+    #: How many agreements with the card were given (:mod:`..table.seats`). An agreement
+    #: changes no deal, so it leaves ``version`` alone (a deal typed meanwhile is not stale);
+    #: an open page sees it by this count, which is part of the card's ETag.
+    agreement_count: Mapped[int] = mapped_column(default=0, server_default="0")
 
     # Derived from the deals by the engine, refreshed on every change.
     status: Mapped[str] = mapped_column(String(12), default=IN_PROGRESS, index=True)
@@ -204,6 +215,54 @@ class Deal(Model):
         self.out_seat = int(tally.out)
         self.score0, self.score1 = tally.scores
         self.stars0, self.stars1 = tally.stars
+
+
+#: How many days a seat link stays open after its game is marked paid.
+SEAT_LINK_DAYS_AFTER_PAID = 7
+
+
+class SeatLink(Model):
+    """A link that opens one seat of one game on any phone, signed in or not: a capability.
+
+    The token (128 random bits) is shown once, to the scorekeeper who made it; only its
+    SHA-256 is kept. The link is dead once revoked ("Stop sharing"), when its game is
+    deleted (the rows go with it), and :data:`SEAT_LINK_DAYS_AFTER_PAID` days after the game
+    is marked paid.
+    """
+
+    __table_args__ = (CheckConstraint("seat IN (0, 1)", name="seat"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), index=True)
+    seat: Mapped[int]
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_by_id: Mapped[int | None] = mapped_column(ForeignKey("user.id", ondelete="SET NULL"))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    revoked_at: Mapped[datetime | None]
+
+    game: Mapped[Game] = relationship()
+
+    @staticmethod
+    def digest(token: str) -> str:
+        return hashlib.sha256(token.encode()).hexdigest()
+
+    @classmethod
+    def issue(cls, game_id: int, seat: int, by: int | None) -> tuple["SeatLink", str]:
+        """A new link and its token (128 random bits), which is never stored."""
+        token = secrets.token_urlsafe(16)
+        link = cls(game_id=game_id, seat=seat, token_hash=cls.digest(token), created_by_id=by)
+        return link, token
+
+    def is_open(self, paid_at: datetime | None, now: datetime) -> bool:
+        """Not revoked, and its game (paid at ``paid_at``) not paid more than the days a
+        link outlives it.
+
+        The one rule of a link's life (``table.seats.open_seat`` and ``seat_version`` ask
+        it): an abandoned game (issue 24's ``Game.abandoned_at``, not on main yet) must
+        close its links here too, read in ``seat_version``'s one statement."""
+        if self.revoked_at is not None:
+            return False
+        return paid_at is None or now < paid_at + timedelta(days=SEAT_LINK_DAYS_AFTER_PAID)
 
 
 class SubmissionToken(Model):

@@ -509,6 +509,7 @@ class Endable:
 ENDABLE = (
     Endable("api_token", ("revoked_at",), "API token", "kept revoked"),
     Endable("invitation", ("withdrawn_at", "used_at"), "invitation", "kept closed"),
+    Endable("seat_link", ("revoked_at",), "seat link", "kept stopped"),
 )
 
 

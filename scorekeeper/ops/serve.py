@@ -23,6 +23,11 @@ ALL_INTERFACES = "0.0.0.0"
 #: A documentation address (TEST-NET-1): "connecting" a UDP socket to it sends nothing,
 #: it only asks the kernel which local address would be used to leave this machine.
 _OUTSIDE = ("192.0.2.1", 9)
+#: What plain http on the network can't do: browsers run service workers only on HTTPS.
+OFFLINE_NOTE = (
+    "(Over plain http a game page keeps deals typed offline while it stays open, but a "
+    "reload with no network loses it: offline reloads need HTTPS, see docs/DEPLOY.md.)"
+)
 
 
 def _usable(address: str) -> bool:
@@ -71,11 +76,13 @@ def start_message(app: Flask, host: str, port: int, addresses: list[str]) -> str
         if phone_urls:
             lines.append("On a phone on the same network (Wi-Fi), open:")
             lines.extend(f"    {url}" for url in phone_urls)
+            lines.append(OFFLINE_NOTE)
         else:
             lines.append("No network found: phones can't reach this machine yet.")
     elif _usable(host):
         phone_urls = [f"http://{host}:{port}/"]
         lines.append(f"Open: {phone_urls[0]}")
+        lines.append(OFFLINE_NOTE)
     else:
         phone_urls = []
         lines.append(f"Open on this machine only: http://{host}:{port}/")

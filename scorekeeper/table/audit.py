@@ -98,6 +98,9 @@ def _summary(action: AuditAction, values: Mapping[str, Any]) -> str:
             return f"{values['payer']}'s payment of {format_money(values['amount'])} marked paid."
         case AuditAction.GAME_UNLOCKED:
             return "Game unlocked; its payment is unpaid again."
+        case AuditAction.CARD_AGREED:
+            phone = " on their own phone" if values["by"] == "link" else ""
+            return f"{values['name']} agreed with the card (version {values['version']}){phone}."
         case AuditAction.GAME_IMPORTED:
             source = IMPORT_FILES[values["file"]]
             said = values.get("paid_by")

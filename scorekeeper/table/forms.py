@@ -17,7 +17,9 @@ from wtforms import (
 )
 from wtforms.validators import (
     InputRequired,
+    Length,
     NumberRange,
+    Optional,
     ValidationError,
 )
 
@@ -441,3 +443,34 @@ class DealForm(GameChangeForm):
 def preset_rules() -> dict[str, dict[str, object]]:
     """Each preset's options, for the script that fills them in when a preset is picked."""
     return {preset.value: rules_data(rules) for preset, rules in PRESETS.items()}
+
+
+class AgreeForm(GameChangeForm):
+    """ "I agree with this card": for the card the page showed (its version); from the game
+    page, the seat whose player agrees."""
+
+    seat = HiddenField()
+
+    @property
+    def chosen_seat(self) -> int | None:
+        return int(self.seat.data) if self.seat.data in ("0", "1") else None
+
+
+class PaymentHandleForm(Form):
+    """Where a player is paid: how, and the address, number or name (empty: none)."""
+
+    kind = RadioField(
+        _l("How"),
+        choices=[
+            SelectChoice("email", _l("Interac e-Transfer to an e-mail address")),
+            SelectChoice("phone", _l("Interac e-Transfer to a phone number")),
+            SelectChoice("paypal", _l("PayPal.me")),
+        ],
+        default="email",
+        validate_choice=False,  # read (and refused with a message) by read_handle
+    )
+    handle = StringField(
+        _l("E-mail address, phone number or PayPal.me name"),
+        validators=[Optional(), Length(max=254)],
+    )
+    save = SubmitField(_l("Save how I am paid"))

@@ -29,6 +29,7 @@ from scorekeeper.errors import Conflict, NotFound, ServiceError, StaleVersion
 from scorekeeper.models import Game, League, Role, db
 from scorekeeper.records import players as player_service
 from scorekeeper.records.leagues import ensure_default_league
+from scorekeeper.table import seats
 from scorekeeper.table import service as game_service
 from scorekeeper.table.charts import running_totals_chart
 from scorekeeper.table.forms import DealForm, GameChangeForm, NewGameForm, RematchForm
@@ -120,12 +121,16 @@ def _render_game(
     status: int = 200,
     stale: game_service.StaleSave | None = None,
     saved: game_service.Saved | None = None,
+    ask_paid: tuple[list[str], str] | None = None,
 ) -> tuple[str, int]:
     """The game page; its score card and settlement from ``saved`` (the replay of the change
-    just made) when given, else replayed from the deals."""
+    just made) when given, else replayed from the deals. ``ask_paid``: Mark paid was tapped
+    while these players had not agreed with the card; the page asks first (with the version
+    the tap was made on)."""
     card = saved.card if saved else game_service.scorecard(game)
     settlement = saved.settlement if saved else game_service.settlement_of(card, game.stakes)
     can_score = may(game.league, Role.SCOREKEEPER)
+    member = role_in(game.league) is not None
     if form is None and can_score and not game.finished and not game.locked:
         form = DealForm(formdata=None)
     if form is not None:
@@ -142,7 +147,11 @@ def _render_game(
         can_score=can_score,
         rematch=RematchForm(formdata=None) if can_score and card.finished else None,
         can_admin=may(game.league, Role.ADMIN),
-        history=game_service.history(game.id) if role_in(game.league) else None,
+        history=game_service.history(game.id) if member else None,
+        agreements=seats.agreements(game),
+        shared=seats.shared_seats(game) if can_score else None,
+        ask_paid=ask_paid,
+        etag=seats.etag(game.version, game.agreement_count),
     )
     return page, status
 
@@ -162,13 +171,13 @@ def game_version(game_id: int) -> Response:
     ``304 Not Modified`` while the page is up to date. Nothing else is loaded or rendered.
     """
     found = db.session.execute(
-        select(Game.version, League).join(League).where(Game.id == game_id)
+        select(Game.version, Game.agreement_count, League).join(League).where(Game.id == game_id)
     ).one_or_none()
     if found is None:
         abort(404)
-    version, league = found
+    version, agreements, league = found
     require_read(league)
-    etag = str(version)
+    etag = seats.etag(version, agreements)  # an agreement given shows too
     if etag in request.if_none_match:
         response = make_response("", 304)
     else:
@@ -321,9 +330,20 @@ def undo(game_id: int) -> tuple[str, int] | Response:
 
 @bp.post("/games/<int:game_id>/paid")
 def mark_paid(game_id: int) -> tuple[str, int] | Response:
-    """The loser has paid: settle and lock the game."""
+    """The loser has paid: settle and lock the game. From the page, a player who has not
+    agreed with the card is asked about first (it needs no agreement: "anyway" goes on)."""
+    game = _game_or_404(game_id, Role.SCOREKEEPER)
+    # The page's button asks for the question (a script, or a page from before agreements
+    # existed, marks it paid as it always did).
+    asked = request.form.get("ask") == "agreements" and "anyway" not in request.form
+    if asked and game.finished and not game.locked:
+        missing = seats.missing_agreements(game)
+        form = GameChangeForm()
+        if missing and form.validate_on_submit():
+            names = [game.player(seat).name for seat in missing]
+            return _render_game(game, ask_paid=(names, form.version.data or ""))
     return _change(
-        _game_or_404(game_id, Role.SCOREKEEPER),
+        game,
         lambda version: game_service.mark_paid(game_id, version=version),
         _l("Marked paid. The game is settled and locked."),
     )

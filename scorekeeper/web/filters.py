@@ -20,4 +20,5 @@ def init_app(app: Flask) -> None:
     app.add_template_filter(formatting.percent)
     app.add_template_filter(formatting.day)
     app.add_template_filter(formatting.moment)
+    app.add_template_filter(formatting.clock)
     app.add_template_filter(stars)

@@ -67,6 +67,18 @@ def day(value: date | datetime) -> str:
     return format_date(value, "long", locale=current_locale())
 
 
+def long_day(value: date | datetime) -> str:
+    """A day in words, for a sentence: ``24 November 2026`` / ``24 novembre 2026``."""
+    return format_date(value, "d MMMM y", locale=current_locale())
+
+
+def clock(value: datetime) -> str:
+    """A time of day (UTC): ``21:14`` / ``21 h 14``."""
+    if in_english():
+        return value.strftime("%H:%M")
+    return format_datetime(value, "H 'h' mm", locale=current_locale())
+
+
 def moment(value: datetime) -> str:
     """A day and time (UTC): ``2025-03-14 21:30`` / ``14 mars 2025, 21 h 30``."""
     if in_english():

@@ -322,6 +322,19 @@ _EVENTS: Final[dict[AuditAction, Callable[[Mapping[str, Any]], str]]] = {
     ),
     AuditAction.GAME_UNLOCKED: lambda v: gettext("Game unlocked; its payment is unpaid again."),
     AuditAction.GAME_IMPORTED: _imported,
+    AuditAction.CARD_AGREED: lambda v: (
+        gettext(
+            "%(name)s agreed with the card (version %(version)s) on their own phone.",
+            name=v["name"],
+            version=v["version"],
+        )
+        if v["by"] == "link"
+        else gettext(
+            "%(name)s agreed with the card (version %(version)s).",
+            name=v["name"],
+            version=v["version"],
+        )
+    ),
 }
 
 

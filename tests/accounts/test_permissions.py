@@ -29,6 +29,10 @@ ROUTES = [
     ("POST", "/games/{game}/deals/1/delete", SCOREKEEPER),
     ("POST", "/games/{game}/undo", SCOREKEEPER),
     ("POST", "/games/{done}/paid", SCOREKEEPER),
+    ("GET", "/games/{done}/receipt", READ),
+    ("POST", "/games/{game}/seats/0/share", SCOREKEEPER),
+    ("POST", "/games/{game}/seats/1/stop", SCOREKEEPER),
+    ("POST", "/games/{done}/agree", SCOREKEEPER),
     ("POST", "/leagues/{slug}/players", ADMIN),
     ("GET", "/leagues/{slug}/settings", ADMIN),
     ("POST", "/leagues/{slug}/settings", ADMIN),
@@ -54,6 +58,7 @@ DATA = {
     "role": "1",
     "password": "pw-of-zed",
     "public": "y",
+    "seat": "0",
 }
 
 

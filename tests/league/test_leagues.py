@@ -647,6 +647,7 @@ READ, SCOREKEEPER, ADMIN = None, 2, 3
 LEAGUE_ROUTES = [
     ("GET", "/leagues/{slug}", READ),
     ("GET", "/leagues/{slug}/players/{ana}", READ),
+    ("POST", "/leagues/{slug}/players/{ana}/payment", ADMIN),
     ("GET", "/leagues/{slug}/head-to-head?a={ana}&b={ben}", READ),
     ("GET", "/leagues/{slug}/games", READ),
     ("GET", "/leagues/{slug}/owes", READ),

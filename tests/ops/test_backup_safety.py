@@ -208,3 +208,29 @@ def test_a_restore_does_not_reopen_an_invitation_withdrawn_after_the_backup(
         still_open = [invitation.id for invitation in invitations.open_invitations(league_id)]
         db.session.remove()
     assert still_open == [kept_id]
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "json"])
+def test_a_restore_does_not_reopen_a_seat_link_stopped_after_the_backup(sqlite_app, tmp_path, kind):
+    from scorekeeper.engine import Rules, Seat, Stakes
+    from scorekeeper.models import League
+    from scorekeeper.table import seats
+    from scorekeeper.table import service as game_service
+
+    with sqlite_app.app_context(), sqlite_app.test_request_context():
+        league_id = db.session.scalars(db.select(League.id)).first()
+        game_id = game_service.start_game(
+            league_id, ("Ana", "Ben"), Rules(), Stakes.from_small(100), Seat(0)
+        ).id
+        stopped, kept = seats.share(game_id, 0), seats.share(game_id, 1)
+        db.session.remove()
+    file = tmp_path / f"league.{kind}"
+    with sqlite_app.app_context():
+        backup.backup(str(file))
+        seats.stop_sharing(game_id, 0)
+        db.session.remove()
+    assert "1 seat link kept stopped" in restore(sqlite_app, file)
+    with sqlite_app.app_context():
+        assert seats.open_seat(stopped) is None
+        assert seats.open_seat(kept) is not None
+        db.session.remove()

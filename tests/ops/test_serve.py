@@ -17,6 +17,8 @@ def test_the_start_message_gives_the_phone_address_and_its_qr_code(app):
     message = serve.start_message(app, "0.0.0.0", 5000, ["192.168.1.20", "10.0.0.7"])
     assert "On this machine: http://127.0.0.1:5000/" in message
     assert "    http://192.168.1.20:5000/\n    http://10.0.0.7:5000/\n" in message
+    # What plain http on the network can't do, and where to read how (issue 23).
+    assert "offline reloads need HTTPS, see docs/DEPLOY.md" in message
     qr = message.split("Scan with a phone's camera:\n", 1)[1]
     # The code of the first address, as segno draws it: what a phone's camera reads.
     expected = segno.make("http://192.168.1.20:5000/", error="l")
@@ -30,6 +32,7 @@ def test_the_start_message_says_when_phones_cant_reach_the_app(app):
     assert "Open on this machine only: http://127.0.0.1:5000/" in only_here
     assert "192.168.1.20" not in only_here
     assert "Scan with" not in only_here
+    assert "HTTPS" not in only_here  # this machine itself runs service workers
     no_network = serve.start_message(app, "0.0.0.0", 5000, [])
     assert "No network found" in no_network
     assert "Scan with" not in no_network

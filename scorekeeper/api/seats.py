@@ -1,0 +1,63 @@
+"""The other side of the table, for scripts: a game's agreements, and what a seat's link
+opens (the game, its seat, the agreements), where that seat's player agrees with the card.
+
+A seat's link needs no token: its token, in the path, is the capability (a wrong, stopped
+or expired one is a 404, like a game that doesn't exist).
+"""
+
+from werkzeug.wrappers import Response
+
+from scorekeeper.errors import Conflict, NotFound, StaleVersion
+from scorekeeper.models import SeatLink
+from scorekeeper.table import seats
+
+from . import answers
+from .core import ApiError, bp, json_body
+from .declared import declared
+from .games import readable_game
+from .reading import read
+from .shapes import VersionInput
+
+
+@bp.get("/games/<id:game_id>/agreements")
+@declared(200, [answers.Agreement], errors=(404,))
+def agreements(game_id: int) -> Response:
+    """Each player's latest agreement with the card, and whether it still stands."""
+    game = readable_game(game_id)
+    return answers.sent_list(answers.Agreement.all_of(game))
+
+
+def _seat(token: str) -> SeatLink:
+    link = seats.open_seat(token)
+    if link is None:
+        raise ApiError(404, "There is no such link: wrong, stopped or expired.")
+    return link
+
+
+@bp.get("/seats/<token>")
+@declared(200, answers.SeatCard, errors=(404,))
+def seat(token: str) -> Response:
+    """What a seat's link opens: the game, the seat, and both agreements."""
+    return answers.SeatCard.of(_seat(token)).sent()
+
+
+@bp.post("/seats/<token>/agreement")
+@declared(201, answers.SeatCard, errors=(400, 404, 409), body=VersionInput, optional_body=True)
+def agree(token: str) -> Response:
+    """The seat's player agrees with the card: at ``version``, when given (else as it is)."""
+    link = _seat(token)
+    game_id, seat_number = link.game_id, link.seat
+    version = read(VersionInput, json_body(optional=True)).version
+    try:
+        seats.agree(game_id, seat_number, version, by_link=True)
+    except NotFound as error:
+        raise ApiError(404, error.message) from None
+    except StaleVersion:
+        raise ApiError(
+            409,
+            "The card changed since that version: read it again, and agree with it as it is "
+            "now if you still do.",
+        ) from None
+    except Conflict as error:
+        raise ApiError(409, error.message) from None
+    return answers.SeatCard.of(_seat(token)).sent(201)

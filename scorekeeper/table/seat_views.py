@@ -1,0 +1,312 @@
+"""The other side of the table, in pages: a seat's link with its QR code, the card it opens
+on the opponent's phone, agreeing with the card, and the receipt.
+
+The pages a link opens (``/s/<token>``) show that one game and nothing else: no league, no
+other game, no history (it names accounts), no player but the game's two. Their token is a
+capability: a wrong, stopped or expired one is a plain 404.
+"""
+
+from typing import Any
+
+from flask import (
+    Blueprint,
+    abort,
+    flash,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from werkzeug.wrappers import Response
+
+from scorekeeper.accounts.permissions import require_read, require_role, role_in
+from scorekeeper.engine import Settlement
+from scorekeeper.errors import Conflict, NotFound, ServiceError, StaleVersion
+from scorekeeper.models import Game, Role, SeatLink, db
+from scorekeeper.records.payment_handles import (
+    PaymentHandle,
+    handle_of,
+    read_handle,
+    set_handle,
+)
+from scorekeeper.table import seats
+from scorekeeper.table import service as game_service
+from scorekeeper.table.charts import running_totals_chart
+from scorekeeper.table.forms import AgreeForm, GameChangeForm, PaymentHandleForm
+from scorekeeper.web.formatting import long_day, money
+from scorekeeper.web.translation import gettext
+
+bp = Blueprint("seats", __name__)
+
+
+# The scorekeeper's side: show a seat's link, stop sharing it, agree for a player --------
+
+
+def _game_for(game_id: int, role: Role) -> Game:
+    game = db.get_or_404(Game, game_id)
+    require_role(game.league, role)
+    return game
+
+
+@bp.post("/games/<int:game_id>/seats/<int:seat>/share")
+def share(game_id: int, seat: int) -> Response | tuple[str, int]:
+    """A new link to the seat, shown this once as a QR code and as text (only its hash is
+    kept): for the scorekeeper to show to that player."""
+    game = _game_for(game_id, Role.SCOREKEEPER)
+    if seat not in (0, 1) or not GameChangeForm().validate_on_submit():
+        abort(400 if seat in (0, 1) else 404)
+    token = seats.share(game.id, seat)
+    link = url_for(".seat_page", token=token, _external=True)
+    name = game.player(seat).name
+    page = render_template(
+        "table/share.html",
+        game=game,
+        seat=seat,
+        name=name,
+        link=link,
+        qr=seats.qr_svg(link, gettext("QR code of the link to %(name)s's card", name=name)),
+    )
+    # Shown once, in the answer to this POST: never in a cookie, nor in any cache.
+    response = make_response(page, 201)
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.post("/games/<int:game_id>/seats/<int:seat>/stop")
+def stop_sharing(game_id: int, seat: int) -> Response:
+    """Every link to the seat is dead at once."""
+    game = _game_for(game_id, Role.SCOREKEEPER)
+    if seat not in (0, 1):
+        abort(404)
+    if not GameChangeForm().validate_on_submit():
+        abort(400)
+    seats.stop_sharing(game.id, seat)
+    flash(
+        gettext(
+            "%(name)s's card is no longer shared: the link opens nothing now.",
+            name=game.player(seat).name,
+        )
+    )
+    return redirect(url_for("table.game", game_id=game_id, _anchor="sharing"))
+
+
+@bp.post("/games/<int:game_id>/agree")
+def agree_for(game_id: int) -> Response:
+    """A player agrees with the card on the scorekeeper's phone (the game page)."""
+    game = _game_for(game_id, Role.SCOREKEEPER)
+    form = AgreeForm()
+    seat = form.chosen_seat
+    if not form.validate_on_submit() or seat is None:
+        abort(400)
+    name = game.player(seat).name
+    _agree(game_id, seat, form.expected_version, by_link=False, name=name)
+    return redirect(url_for("table.game", game_id=game_id, _anchor="agreements"))
+
+
+def _agree(game_id: int, seat: int, version: int | None, *, by_link: bool, name: str) -> None:
+    try:
+        seats.agree(game_id, seat, version, by_link=by_link)
+    except StaleVersion:
+        flash(gettext("The card changed before you agreed: look at it again."), "error")
+    except Conflict as conflict:
+        flash(conflict.message, "error")
+    except NotFound:
+        abort(404)
+    else:
+        said = gettext("%(name)s agrees with this card.", name=name)
+        flash(gettext("Saved: you agree with this card.") if by_link else said)
+
+
+@bp.get("/games/<int:game_id>/receipt")
+def receipt(game_id: int) -> str:
+    """A finished game's receipt, print-friendly, for whoever may read the game."""
+    game = db.get_or_404(Game, game_id)
+    require_read(game.league)
+    member = role_in(game.league) is not None
+    link = url_for("table.game", game_id=game_id, _external=True)
+    return _render_receipt(game, link, show_handle=member)
+
+
+# The player's side: the card their link opens ------------------------------------------
+
+
+def _link_or_404(token: str) -> SeatLink:
+    link = seats.open_seat(token)
+    if link is None:
+        abort(404)
+    return link
+
+
+def _private(page: str, status: int = 200) -> Response:
+    """A page opened by a seat's link: never cached by anyone else, and its address (the
+    token) never sent on to another site."""
+    response = make_response(page, status)
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["Referrer-Policy"] = "no-referrer"
+    return response
+
+
+@bp.get("/s/<token>")
+def seat_page(token: str) -> Response:
+    """The card as the scorekeeper sees it, live, on the player's own phone."""
+    return _private(_render_seat(_link_or_404(token), token))
+
+
+def _render_seat(link: SeatLink, token: str, handle_form: PaymentHandleForm | None = None) -> str:
+    game = link.game
+    card = game_service.scorecard(game)
+    settlement = game_service.settlement_of(card, game.stakes)
+    own = game.player(link.seat)
+    if handle_form is None:
+        handle_form = PaymentHandleForm(formdata=None)
+        if (own_handle := handle_of(own)) is not None:
+            handle_form.kind.data = own_handle.kind.value
+            handle_form.handle.data = own_handle.handle
+    here = url_for(".seat_page", token=token, _external=True)
+    return render_template(
+        "table/seat.html",
+        game=game,
+        card=card,
+        seat=link.seat,
+        token=token,
+        settlement=settlement,
+        chart=running_totals_chart(card),
+        agreements=seats.agreements(game),
+        receipt=_receipt(game, settlement, here) if settlement else None,
+        handle_form=handle_form,
+        own_handle=handle_of(own),
+        can_score=False,
+        etag=seats.etag(game.version, game.agreement_count),
+    )
+
+
+@bp.get("/s/<token>/version")
+def seat_version(token: str) -> Response:
+    """What the card's page polls to stay live (static/live.js): its ETag, then 304 until
+    the game changes or someone agrees. A link stopped meanwhile: 404, and the page says so."""
+    found = seats.seat_version(token)
+    if found is None:
+        abort(404)
+    version, agreements = found
+    tag = seats.etag(version, agreements)
+    if tag in request.if_none_match:
+        response = make_response("", 304)
+    else:
+        response = make_response({"version": version})
+    response.set_etag(tag)
+    response.headers["Cache-Control"] = "no-cache, private"
+    return response
+
+
+@bp.post("/s/<token>/agree")
+def seat_agree(token: str) -> Response:
+    """ "I agree with this card", from the player's own phone."""
+    link = _link_or_404(token)
+    form = AgreeForm()
+    if not form.validate_on_submit():
+        abort(400)
+    name = link.game.player(link.seat).name
+    _agree(link.game_id, link.seat, form.expected_version, by_link=True, name=name)
+    return redirect(url_for(".seat_page", token=token, _anchor="agreements"))
+
+
+@bp.post("/s/<token>/payment")
+def seat_payment(token: str) -> Response:
+    """The player says how they are paid, through their own seat's link."""
+    link = _link_or_404(token)
+    form = PaymentHandleForm()
+    if form.validate_on_submit():
+        try:
+            handle = read_handle(form.kind.data or "", form.handle.data or "")
+        except ServiceError as error:
+            (form.kind if error.field == "kind" else form.handle).errors = [error.message]
+        else:
+            set_handle(link.game.player(link.seat).id, handle)
+            flash(gettext("Saved: this is how you are paid.") if handle else gettext("Removed."))
+            return redirect(url_for(".seat_page", token=token, _anchor="how-paid"))
+    return _private(_render_seat(link, token, form), 422)
+
+
+@bp.get("/s/<token>/receipt")
+def seat_receipt(token: str) -> Response:
+    """The receipt of the link's game, print-friendly."""
+    link = _link_or_404(token)
+    here = url_for(".seat_page", token=token, _external=True)
+    return _private(_render_receipt(link.game, here, show_handle=True, token=token))
+
+
+# The receipt -------------------------------------------------------------------------------
+
+
+def _render_receipt(game: Game, link: str, *, show_handle: bool, token: str | None = None) -> str:
+    card = game_service.scorecard(game)
+    settlement = game_service.settlement_of(card, game.stakes)
+    if settlement is None:
+        abort(404)  # no receipt before the end
+    return render_template(
+        "table/receipt.html",
+        game=game,
+        card=card,
+        settlement=settlement,
+        agreements=seats.agreements(game),
+        receipt=_receipt(game, settlement, link, show_handle=show_handle),
+        token=token,
+    )
+
+
+def _receipt(
+    game: Game, settlement: Settlement, link: str, *, show_handle: bool = True
+) -> dict[str, Any]:
+    """What a receipt shows besides the settlement: the sentence to share, the day, and
+    where the payee is paid (for the league's members and the game's seat links only)."""
+    payer, payee = game.player(settlement.payer), game.player(settlement.payee)
+    when = game.finished_at or game.played_at
+    handle: PaymentHandle | None = handle_of(payee) if show_handle else None
+    return {
+        "day": long_day(when),
+        "text": share_text(game, settlement, link),
+        "handle": handle,
+        "paypal": handle.paypal_link(settlement.total) if handle else None,
+        "payer": payer.name,
+        "payee": payee.name,
+    }
+
+
+def share_text(game: Game, settlement: Settlement, link: str) -> str:
+    """ "Ben owes Ana $38.00 for the game of 24 November 2026: game $3.00, difference $7.00
+    … The card: <link>", in the page's language, every amount exact."""
+    names = {
+        "game": gettext("game"),
+        "difference": gettext("difference"),
+        "naturals": gettext("naturals"),
+        "chapeaux": gettext("chapeaux"),
+        "skunk": gettext("skunk"),
+    }
+    parts = [
+        gettext("%(what)s %(amount)s", what=names[line.kind], amount=money(line.amount))
+        for line in settlement.lines
+    ]
+    if settlement.multiplier == 2:
+        parts.append(gettext("doubled for the skunk"))
+    elif settlement.multiplier == 3:
+        parts.append(gettext("tripled for the skunk"))
+    facts = {
+        "payer": game.player(settlement.payer).name,
+        "payee": game.player(settlement.payee).name,
+        "amount": money(settlement.total),
+        "day": long_day(game.finished_at or game.played_at),
+        "lines": ", ".join(parts),
+        "link": link,
+    }
+    if game.paid_at:
+        return gettext(
+            "%(payer)s paid %(payee)s %(amount)s for the game of %(day)s: %(lines)s. "
+            "The card: %(link)s",
+            **facts,
+        )
+    return gettext(
+        "%(payer)s owes %(payee)s %(amount)s for the game of %(day)s: %(lines)s. "
+        "The card: %(link)s",
+        **facts,
+    )

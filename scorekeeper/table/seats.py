@@ -1,0 +1,220 @@
+"""The other side of the table: a seat's link, and both players' agreement with the card.
+
+**A seat link** opens one seat of one game on any phone, signed in or not (a capability:
+:class:`~.models.SeatLink`). It shows that game's card and nothing else, and dies when the
+scorekeeper stops sharing, with its game, or some days after the game is paid.
+
+**An agreement** is a player's "I agree with this card", for the card as it was at that
+moment: an audit event (:attr:`~.models.AuditAction.CARD_AGREED`) with the game's version.
+Whether it still stands is read from the audit trail, never kept: it is void once any
+change to the deals (a deal recorded, corrected or deleted, an undo) follows it, and that
+change is what both phones are told. So no write path needs to know about agreements;
+marking the game paid or unlocking it leaves them standing.
+"""
+
+import re
+from dataclasses import dataclass, replace
+from datetime import datetime
+from typing import Final
+
+import segno
+from sqlalchemy import select
+from sqlalchemy.orm import joinedload
+
+from scorekeeper.accounts.permissions import acting_user
+from scorekeeper.database import writing
+from scorekeeper.errors import Conflict, NotFound
+from scorekeeper.models import AuditAction, AuditEvent, Game, SeatLink, db, utcnow
+from scorekeeper.table import audit
+from scorekeeper.table.service import locked_game
+from scorekeeper.web.translation import gettext
+
+#: What a token looks like (``secrets.token_urlsafe``): anything else is no link at all.
+_TOKEN: Final = re.compile(r"[A-Za-z0-9_-]{16,64}")
+
+#: The changes to the deals that void an agreement given before them.
+DEAL_CHANGES: Final = (
+    AuditAction.DEAL_RECORDED,
+    AuditAction.DEAL_EDITED,
+    AuditAction.DEAL_DELETED,
+)
+
+
+# Seat links ------------------------------------------------------------------------------
+
+
+def share(game_id: int, seat: int) -> str:
+    """A new link to ``seat`` of the game; its token, shown this once (only its hash is kept)."""
+    if seat not in (0, 1):
+        raise NotFound(gettext("There is no such seat."))
+    user = acting_user()
+    with writing():
+        if db.session.get(Game, game_id) is None:
+            raise NotFound(gettext("There is no such game."))
+        link, token = SeatLink.issue(game_id, seat, user.id if user else None)
+        db.session.add(link)
+    return token
+
+
+def stop_sharing(game_id: int, seat: int) -> int:
+    """Revoke every open link to ``seat`` of the game, at once; how many there were."""
+    with writing():
+        links = db.session.scalars(
+            select(SeatLink).where(
+                SeatLink.game_id == game_id, SeatLink.seat == seat, SeatLink.revoked_at.is_(None)
+            )
+        ).all()
+        now = utcnow()
+        for link in links:
+            link.revoked_at = now
+    return len(links)
+
+
+def shared_seats(game: Game) -> tuple[int, int]:
+    """How many links to each seat of the game are open now."""
+    now = utcnow()
+    counts = [0, 0]
+    for link in db.session.scalars(
+        select(SeatLink).where(SeatLink.game_id == game.id, SeatLink.revoked_at.is_(None))
+    ):
+        if link.is_open(game.paid_at, now):
+            counts[link.seat] += 1
+    return counts[0], counts[1]
+
+
+def open_seat(token: str) -> SeatLink | None:
+    """The open link with this token, its game and players loaded; None for any other
+    token (malformed, unknown, revoked, expired, or its game gone)."""
+    if not _TOKEN.fullmatch(token):
+        return None
+    link = db.session.scalars(
+        select(SeatLink)
+        .where(SeatLink.token_hash == SeatLink.digest(token))
+        .options(
+            joinedload(SeatLink.game).options(
+                joinedload(Game.player0), joinedload(Game.player1), joinedload(Game.deals)
+            )
+        )
+    ).first()
+    if link is None or not link.is_open(link.game.paid_at, utcnow()):
+        return None
+    return link
+
+
+def seat_version(token: str) -> tuple[int, int] | None:
+    """The version and agreement count of the game an open link shows: what its page polls.
+    One statement; None for a link that isn't open."""
+    if not _TOKEN.fullmatch(token):
+        return None
+    found = db.session.execute(
+        select(SeatLink, Game.version, Game.agreement_count, Game.paid_at)
+        .join(Game)
+        .where(SeatLink.token_hash == SeatLink.digest(token))
+    ).one_or_none()
+    if found is None:
+        return None
+    link, version, agreements, paid_at = found
+    if not link.is_open(paid_at, utcnow()):
+        return None
+    return version, agreements
+
+
+def etag(version: int, agreements: int) -> str:
+    """The card's ETag: its version, and the agreements given once there are any (a game
+    nobody agreed with keeps the ETag it always had)."""
+    return f"{version}.{agreements}" if agreements else str(version)
+
+
+def qr_svg(url: str, title: str) -> str:
+    """``url`` as a QR code, an inline SVG drawn here (no script, no network, no inline
+    style: it passes the pages' Content-Security-Policy)."""
+    code = segno.make(url, error="m")
+    return code.svg_inline(  # type: ignore[no-any-return]
+        scale=1,
+        border=4,
+        svgclass="qr",
+        lineclass=None,
+        omitsize=True,
+        title=title,
+        dark="#000",
+        light="#fff",
+    )
+
+
+# Agreements ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Agreement:
+    """A player's latest agreement with the card, and whether it still stands."""
+
+    seat: int
+    at: datetime
+    version: int
+    #: Given through the seat's link (else by a member on the game page).
+    by_link: bool
+    #: The first change to the deals after it (an audit event): it voids the agreement.
+    voided_by: AuditEvent | None
+
+    @property
+    def stands(self) -> bool:
+        return self.voided_by is None
+
+
+def agreements(game: Game) -> tuple[Agreement | None, Agreement | None]:
+    """Each seat's latest agreement (None: never agreed). No query for a game nobody
+    agreed with."""
+    if not game.agreement_count:
+        return None, None
+    events = db.session.scalars(
+        select(AuditEvent)
+        .where(
+            AuditEvent.game_id == game.id,
+            AuditEvent.action.in_((AuditAction.CARD_AGREED, *DEAL_CHANGES)),
+        )
+        .order_by(AuditEvent.id)
+    )
+    found: list[Agreement | None] = [None, None]
+    for event in events:
+        if event.action == AuditAction.CARD_AGREED:
+            seat = int(event.params["seat"])
+            by_link = event.params.get("by") == "link"
+            version = int(event.params["version"])
+            found[seat] = Agreement(seat, event.created_at, version, by_link, None)
+            continue
+        for seat, agreement in enumerate(found):
+            if agreement is not None and agreement.stands:
+                found[seat] = replace(agreement, voided_by=event)
+    return found[0], found[1]
+
+
+def missing_agreements(game: Game) -> list[int]:
+    """The seats whose player has no standing agreement with the card."""
+    return [seat for seat, a in enumerate(agreements(game)) if a is None or not a.stands]
+
+
+def agree(game_id: int, seat: int, version: int | None, *, by_link: bool) -> bool:
+    """``seat``'s player agrees with the card as it is at ``version`` (the one their page
+    showed: a card changed since is refused as stale, so nobody agrees blind). Returns
+    whether this was new (agreeing again with the same card changes nothing)."""
+    if seat not in (0, 1):
+        raise NotFound(gettext("There is no such seat."))
+    with writing():
+        game = locked_game(game_id, version, settled_ok=True)
+        if not game.deal_count:
+            raise Conflict(gettext("There is no deal to agree with yet."))
+        standing = agreements(game)[seat]
+        if standing is not None and standing.stands:
+            return False
+        audit.record(
+            game,
+            AuditAction.CARD_AGREED,
+            {
+                "seat": seat,
+                "name": game.player(seat).name,
+                "version": game.version,
+                "by": "link" if by_link else "member",
+            },
+        )
+        game.agreement_count += 1
+    return True

@@ -64,6 +64,29 @@ def create_user_command(username: str, admin: bool, password: str) -> None:
     click.echo(f"Created {kind} {user.username}.")
 
 
+@user_group.command("disable")
+@click.argument("username")
+def disable_user_command(username: str) -> None:
+    """Disable an account: signed out everywhere, its API tokens revoked, its history kept."""
+    _set_disabled(username, disabled=True)
+
+
+@user_group.command("enable")
+@click.argument("username")
+def enable_user_command(username: str) -> None:
+    """Put a disabled account back in use."""
+    _set_disabled(username, disabled=False)
+
+
+def _set_disabled(username: str, *, disabled: bool) -> None:
+    user = user_service.user_by_name(username)
+    if user is None:
+        raise click.ClickException(f"There is no user {username}.")
+    user_service.set_disabled(user.id, disabled, by=0)  # the shell: nobody's own account
+    state = "disabled: signed out everywhere, API tokens revoked" if disabled else "in use"
+    click.echo(f"{user.username} is {state}.")
+
+
 @click.command("setup-code")
 @with_appcontext
 def setup_code_command() -> None:

@@ -23,7 +23,7 @@ from scorekeeper.league.transfer import views as transfer_views
 from scorekeeper.models import Role
 from scorekeeper.ops import cli
 from scorekeeper.records.leagues import ensure_default_league
-from scorekeeper.table import count_views, seat_views
+from scorekeeper.table import count_views, seat_views, submissions
 from scorekeeper.table import views as table_views
 from scorekeeper.table.forms import preset_rules
 from scorekeeper.urls import is_api_request
@@ -95,8 +95,15 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     register_error_handlers(app)
     register_commands(app)
     if app.config["AUTO_MIGRATE"]:
-        database.migrate_and_seed(app, seed=ensure_default_league)
+        database.migrate_and_seed(app, seed=on_start)
     return app
+
+
+def on_start() -> None:
+    """What every start does once the schema is up to date: make sure there is a league to
+    play in, and let go of the one-time tokens past their use (``table/submissions.py``)."""
+    ensure_default_league()
+    submissions.prune()
 
 
 def configure(app: Flask, test_config: dict[str, Any] | None) -> None:

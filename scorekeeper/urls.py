@@ -20,8 +20,11 @@ def is_api_request() -> bool:
 
 def safe_next(target: str | None) -> str:
     """``target`` if it is a path on this site, else the home page: a redirect after
-    signing in or switching language never sends anyone elsewhere."""
-    if target and target.startswith("/") and not target.startswith("//"):
+    signing in or switching language never sends anyone elsewhere. A line break or any
+    other control character makes it unsafe too: no header may carry one (it was a 500)."""
+    if not target or not target.isprintable():
+        return url_for("leagues.front")
+    if target.startswith("/") and not target.startswith("//"):
         parts = urlsplit(target)
         if not parts.scheme and not parts.netloc:
             return target

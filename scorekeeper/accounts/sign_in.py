@@ -116,7 +116,15 @@ def authenticate(username: str, password: str, address: str | None) -> User | No
     if not user.check_password(password):
         return None
     _forgive_attempt(keys)
+    if user.disabled_at is not None:  # said only to whoever knows the password
+        raise AccountDisabled(
+            gettext("This account is disabled. Ask a site administrator."), field="password"
+        )
     return db.session.get(User, user.id)
+
+
+class AccountDisabled(ServiceError):
+    """The right password, for an account a site administrator disabled."""
 
 
 def _session_lifetime() -> timedelta:
@@ -150,7 +158,11 @@ def user_for_session(key: str) -> User | None:
     user = db.session.scalars(
         select(User)
         .join(UserSession, UserSession.user_id == User.id)
-        .where(UserSession.key_hash == UserSession.digest(key), UserSession.expires_at > utcnow())
+        .where(
+            UserSession.key_hash == UserSession.digest(key),
+            UserSession.expires_at > utcnow(),
+            User.disabled_at.is_(None),
+        )
         .options(joinedload(User.memberships))
     ).first()
     return user.in_session(key) if user is not None else None

@@ -64,4 +64,5 @@ def user_for_token(token: str, *, touch: bool = False) -> User | None:
             db.session.execute(
                 update(ApiToken).where(ApiToken.id == row.id).values(last_used_at=now)
             )
-    return db.session.get(User, user_id)
+    user = db.session.get(User, user_id)
+    return user if user is not None and user.disabled_at is None else None

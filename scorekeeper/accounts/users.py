@@ -3,14 +3,14 @@
 import hmac
 
 from flask import current_app
-from sqlalchemy import delete, select
+from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
 
 from scorekeeper.accounts.members import set_membership
 from scorekeeper.accounts.passwords import MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, is_common
 from scorekeeper.database import writing
-from scorekeeper.errors import ServiceError
-from scorekeeper.models import Role, User, UserSession, db
+from scorekeeper.errors import NotFound, ServiceError
+from scorekeeper.models import ApiToken, Role, User, UserSession, db, utcnow
 from scorekeeper.names import check_key_length, check_printable, squeeze
 from scorekeeper.records.leagues import ensure_default_league
 from scorekeeper.web.translation import gettext
@@ -118,5 +118,40 @@ def change_password(user_id: int, current: str, new: str) -> None:
             raise ServiceError(gettext("That is not your current password."), field="current")
         check_password_rules(new, user.username)
         user.set_password(new, _hash_method())
-        # Whoever else knew the old password may be signed in with it: no longer.
-        db.session.execute(delete(UserSession).where(UserSession.user_id == user_id))
+        # Whoever else knew the old password may be signed in with it, or have made a token
+        # with it: no longer.
+        _end_sessions_and_tokens(user_id)
+
+
+def _end_sessions_and_tokens(user_id: int) -> None:
+    """Within a write: every session of the user ends, every API token of theirs is revoked
+    (kept, as revoked: the account page and a restore know it was)."""
+    db.session.execute(delete(UserSession).where(UserSession.user_id == user_id))
+    db.session.execute(
+        update(ApiToken)
+        .where(ApiToken.user_id == user_id, ApiToken.revoked_at.is_(None))
+        .values(revoked_at=utcnow())
+    )
+
+
+def all_users() -> list[User]:
+    """Every account, by name, for the site administrators' page."""
+    return list(db.session.scalars(select(User).order_by(User.username_key)))
+
+
+def set_disabled(user_id: int, disabled: bool, *, by: int) -> User:
+    """Disable an account (its sessions end and its API tokens are revoked at once; its
+    history stays) or put it back in use (it signs in again; its old tokens stay revoked).
+    Nobody disables their own account: a site keeps an administrator who can undo it."""
+    if disabled and user_id == by:
+        raise ServiceError(gettext("You can't disable your own account."))
+    with writing():
+        user = db.session.get(User, user_id)
+        if user is None:
+            raise NotFound(gettext("There is no such user."))
+        if disabled and user.disabled_at is None:
+            user.disabled_at = utcnow()
+            _end_sessions_and_tokens(user_id)
+        elif not disabled:
+            user.disabled_at = None
+    return user

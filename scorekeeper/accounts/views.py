@@ -6,10 +6,12 @@ from flask import (
     abort,
     current_app,
     flash,
+    g,
     make_response,
     redirect,
     render_template,
     request,
+    session,
     url_for,
 )
 from flask_login import current_user, login_required, login_user, logout_user
@@ -26,7 +28,8 @@ from scorekeeper.accounts.forms import (
     SetupForm,
     TokenForm,
 )
-from scorekeeper.errors import ServiceError
+from scorekeeper.accounts.permissions import require_site_admin
+from scorekeeper.errors import NotFound, ServiceError
 from scorekeeper.extensions import login_manager
 from scorekeeper.models import Invitation, User
 from scorekeeper.urls import is_api_request, safe_next
@@ -47,7 +50,12 @@ def load_user(session_key: str) -> User | None:
 
 
 def _sign_in(user: User, *, remember: bool) -> None:
-    """Start a session of the user's own on this browser: a new key, new cookies."""
+    """Start a session of the user's own on this browser: a new key, new cookies, and a new
+    CSRF secret: the one from before signing in may have been planted by someone else (a
+    session cookie set on a shared phone), who could then forge this user's forms."""
+    field = current_app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token")
+    session.pop(field, None)
+    g.pop(field, None)  # Flask-WTF's token made from the old secret, for this request
     login_user(user.in_session(sign_in_service.start_session(user.id)), remember=remember)
 
 
@@ -95,7 +103,7 @@ def login() -> tuple[str, int] | Response:
             )
         except ServiceError as error:
             form.password.errors = [error.message]
-            status = 429
+            status = 403 if isinstance(error, sign_in_service.AccountDisabled) else 429
         else:
             if user is not None:
                 _sign_in(user, remember=form.remember.data)
@@ -145,7 +153,12 @@ def account() -> str | Response:
             # Every session ended with the old password; this browser gets a new one.
             remembered = current_app.config.get("REMEMBER_COOKIE_NAME", "remember_token")
             _sign_in(current_user, remember=remembered in request.cookies)
-            flash(gettext("Your password is changed. You are signed out everywhere else."))
+            flash(
+                gettext(
+                    "Your password is changed. You are signed out everywhere else, "
+                    "and your API tokens are revoked."
+                )
+            )
             return redirect(url_for(".account"))
     elif token_form.submit.data and token_form.validate_on_submit():
         # Shown once, in the answer to this POST: never in the session cookie, which its
@@ -252,3 +265,43 @@ def first_visit_offers_setup() -> Response | None:
         state["has_users"] = True  # accounts are never all deleted: no need to ask again
         return None
     return redirect(url_for("auth.setup"))
+
+
+@bp.get("/users")
+def users() -> str:
+    """A site administrator's list of every account, each of which may be disabled."""
+    require_site_admin()
+    return render_template("accounts/users.html", users=user_service.all_users())
+
+
+@bp.post("/users/<int:user_id>/disable")
+def disable_user(user_id: int) -> Response:
+    """Disable an account: it is signed out everywhere and its API tokens stop working."""
+    return _set_disabled(user_id, disabled=True)
+
+
+@bp.post("/users/<int:user_id>/enable")
+def enable_user(user_id: int) -> Response:
+    """Put a disabled account back in use: it signs in again (with new API tokens)."""
+    return _set_disabled(user_id, disabled=False)
+
+
+def _set_disabled(user_id: int, *, disabled: bool) -> Response:
+    require_site_admin()
+    if not ButtonForm().validate_on_submit():
+        abort(400)
+    try:
+        user = user_service.set_disabled(user_id, disabled, by=current_user.id)
+    except NotFound:
+        abort(404)
+    except ServiceError as error:
+        flash(error.message, "error")
+        return redirect(url_for(".users"))
+    if disabled:
+        message = gettext(
+            "%(name)s is disabled: signed out everywhere, API tokens revoked.", name=user.username
+        )
+    else:
+        message = gettext("%(name)s can sign in again.", name=user.username)
+    flash(message)
+    return redirect(url_for(".users"))

@@ -45,6 +45,10 @@ class User(UserMixin, Model):
     #: A site administrator: creates leagues, and is admin of every league.
     is_admin: Mapped[bool] = mapped_column(default=False)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    #: When a site administrator disabled the account; None while it is in use. A disabled
+    #: account signs in nowhere and opens nothing (its sessions ended and its API tokens
+    #: revoked when it was disabled); its games, payments and history stay as they were.
+    disabled_at: Mapped[datetime | None]
 
     memberships: Mapped[list["Membership"]] = relationship(
         back_populates="user", cascade="all, delete-orphan"
@@ -53,6 +57,11 @@ class User(UserMixin, Model):
     @staticmethod
     def key(username: str) -> str:
         return name_key(username)
+
+    @property
+    def is_active(self) -> bool:
+        """Flask-Login signs in no account that is not active: a disabled one isn't."""
+        return self.disabled_at is None
 
     def get_id(self) -> str | None:
         """What Flask-Login keeps in the cookies: the session's key, which dies with its

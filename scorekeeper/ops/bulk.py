@@ -104,12 +104,13 @@ def insert_rows(
     ValueError or TypeError for a value that is not what its column holds; the
     database's own error for a row it refuses.
     """
-    readers = [_reader(column, null_json) for column in table.columns]
     names = [column.name for column in table.columns]
-    tuples = (
-        tuple(read(row.get(name)) for read, name in zip(readers, names, strict=True))
-        for row in rows
-    )
+    readers = [
+        (index, read)
+        for index, column in enumerate(table.columns)
+        if (read := _reader(column, null_json)) is not _same
+    ]
+    tuples = (_values(row, names, readers) for row in rows)
     dialect = connection.dialect.name
     if dialect == "postgresql":
         return _copy(connection, table, names, tuples)
@@ -128,7 +129,17 @@ def insert_rows(
     return count
 
 
-def _copy(connection: Connection, table: Table, names: list[str], rows: Iterable[tuple]) -> int:
+def _values(
+    row: dict[str, Any], names: list[str], readers: list[tuple[int, Callable[[Any], Any]]]
+) -> tuple[Any, ...]:
+    """A row's values in column order; only the columns that need it are read further."""
+    values = [row.get(name) for name in names]
+    for index, read in readers:
+        values[index] = read(values[index])
+    return tuple(values)
+
+
+def _copy(connection: Connection, table: Table, names: list[str], rows: Iterable[Any]) -> int:
     quote = connection.dialect.identifier_preparer.quote
     columns = ", ".join(quote(name) for name in names)
     count = 0
@@ -144,8 +155,8 @@ def _copy(connection: Connection, table: Table, names: list[str], rows: Iterable
     return count
 
 
-def _batches(rows: Iterable[tuple]) -> Iterator[list[tuple]]:
-    batch: list[tuple] = []
+def _batches(rows: Iterable[Any]) -> Iterator[list[Any]]:
+    batch: list[Any] = []
     for row in rows:
         batch.append(row)
         if len(batch) == BATCH:
@@ -176,7 +187,9 @@ def _moment(value: Any) -> str | None:
         return None
     if not isinstance(value, str):
         raise TypeError(f"{value!r} is not a moment")
-    moment = datetime.fromisoformat(value).replace(tzinfo=None)  # as the column keeps it
+    moment = datetime.fromisoformat(value)
+    if moment.tzinfo is not None:
+        moment = moment.replace(tzinfo=None)  # as the column keeps it
     return moment.isoformat(sep=" ", timespec="microseconds")
 
 

@@ -3,6 +3,7 @@
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import timedelta
 from typing import Any, ClassVar
 
 import click
@@ -15,6 +16,7 @@ from scorekeeper.accounts import users as user_service
 from scorekeeper.errors import ServiceError
 from scorekeeper.ops import backup
 from scorekeeper.records.leagues import ensure_default_league
+from scorekeeper.table import submissions
 
 
 @click.command("init-db")
@@ -23,6 +25,18 @@ def init_db_command() -> None:
     """Create or upgrade the database schema and the default league."""
     database.migrate_and_seed(current_app, seed=ensure_default_league)
     click.echo("The database is up to date.")
+
+
+@click.command("prune-tokens")
+@with_appcontext
+@click.option("--days", type=click.IntRange(min=1), default=submissions.KEEP_FOR.days)
+def prune_tokens_command(days: int) -> None:
+    """Delete the one-time submission tokens older than DAYS (30), in batches.
+
+    Every start does it too; run it from cron, beside the nightly backup, on a server
+    that runs for months."""
+    pruned = submissions.prune(keep_for=timedelta(days=days))
+    click.echo(f"Pruned {pruned} one-time submission token{'s' * (pruned != 1)}.")
 
 
 @click.group("user", cls=AppGroup)
@@ -48,6 +62,29 @@ def create_user_command(username: str, admin: bool, password: str) -> None:
         raise click.ClickException(error.message) from None
     kind = "site administrator" if admin else "user"
     click.echo(f"Created {kind} {user.username}.")
+
+
+@user_group.command("disable")
+@click.argument("username")
+def disable_user_command(username: str) -> None:
+    """Disable an account: signed out everywhere, its API tokens revoked, its history kept."""
+    _set_disabled(username, disabled=True)
+
+
+@user_group.command("enable")
+@click.argument("username")
+def enable_user_command(username: str) -> None:
+    """Put a disabled account back in use."""
+    _set_disabled(username, disabled=False)
+
+
+def _set_disabled(username: str, *, disabled: bool) -> None:
+    user = user_service.user_by_name(username)
+    if user is None:
+        raise click.ClickException(f"There is no user {username}.")
+    user_service.set_disabled(user.id, disabled, by=0)  # the shell: nobody's own account
+    state = "disabled: signed out everywhere, API tokens revoked" if disabled else "in use"
+    click.echo(f"{user.username} is {state}.")
 
 
 @click.command("setup-code")
@@ -155,6 +192,7 @@ def progress_bar(description: str) -> Iterator[ProgressBar]:
 def init_app(app: Flask) -> None:
     for command in (
         init_db_command,
+        prune_tokens_command,
         user_group,
         setup_code_command,
         token_group,

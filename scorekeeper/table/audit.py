@@ -29,6 +29,12 @@ def _user_id(user: User) -> int:
     return int(identity[0]) if identity else user.id
 
 
+def actor_id() -> int | None:
+    """The id of whoever is acting (None for nobody: a command, say)."""
+    actor = current_actor()
+    return _user_id(actor) if actor else None
+
+
 def record(
     game: Game,
     action: AuditAction,
@@ -42,7 +48,7 @@ def record(
     event = AuditEvent(
         league_id=game.league_id,
         game_id=game.id,
-        user_id=_user_id(actor) if (actor := current_actor()) else None,
+        user_id=actor_id(),
         action=action,
         params=dict(params or {}),
         before=before,

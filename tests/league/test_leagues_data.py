@@ -10,12 +10,14 @@ import pytest
 from sqlalchemy import select, update
 from sqlalchemy.orm import selectinload
 
+from scorekeeper import json_stream
 from scorekeeper.engine import PRESETS, Preset, Rules, Seat, Stakes, Tally, replay, settle
 from scorekeeper.engine.rating import START, Rated, new_ratings
 from scorekeeper.league import balances as balance_queries
 from scorekeeper.league import seasons
 from scorekeeper.league import service as league_service
 from scorekeeper.league import standings as standing_queries
+from scorekeeper.league.transfer import export_csv, export_json
 from scorekeeper.league.transfer.formats import JSON_FORMAT
 from scorekeeper.league.transfer.plan import ImportProblems
 from scorekeeper.league.transfer.read_csv import parse_csv
@@ -804,3 +806,63 @@ def test_the_readme_example_of_a_paper_score_card_imports(app):
 
 def league_id_of(app):
     return league_by_slug("our-table").id
+
+
+# Exports and imports stream (issue 26): the same files and league, whatever the batches --
+
+
+@pytest.fixture
+def small_pieces(monkeypatch):
+    monkeypatch.setattr(export_csv, "BATCH", 3)
+    monkeypatch.setattr(export_json, "BATCH", 3)
+    monkeypatch.setattr(json_stream, "CHUNK", 64)
+    monkeypatch.setattr(json_stream, "MARGIN", 16)
+
+
+def exported(client, kind):
+    response = client.get(f"/leagues/our-table/export.{kind}")
+    assert response.status_code == 200
+    text = response.get_data(as_text=True)
+    return text if kind == "csv" else text.split('"exported_at"')[0] + text.split('"league"')[1]
+
+
+@pytest.mark.parametrize("kind", ["csv", "json"])
+def test_an_export_read_in_small_batches_is_the_same_file_and_imports_back(
+    public, app, table, client, history, monkeypatch, kind
+):
+    whole = exported(client, kind)
+    monkeypatch.setattr(export_csv, "BATCH", 3)
+    monkeypatch.setattr(export_json, "BATCH", 3)
+    assert exported(client, kind) == whole
+    monkeypatch.setattr(json_stream, "CHUNK", 64)
+    monkeypatch.setattr(json_stream, "MARGIN", 16)
+    with app.app_context():
+        league_service.create_league("Copy")
+    text = client.get(f"/leagues/our-table/export.{kind}").get_data(as_text=True)
+    response = upload(table.client, "copy", text, f"league.{kind}", kind)
+    assert response.status_code == 200
+    assert "Imported 37 games (" in response.get_data(as_text=True)
+    with app.app_context():
+        original, copy = league_facts("our-table"), league_facts("copy")
+    if kind == "json":
+        assert copy == original
+    else:  # CSV keeps whole seconds and one date per game
+        assert copy["owed"] == original["owed"]
+        assert copy["standings"] == original["standings"]
+
+
+def test_a_json_import_with_its_games_before_its_format_is_read(
+    public, app, table, client, history, small_pieces
+):
+    data = client.get("/leagues/our-table/export.json").get_json()
+    games_first = json.dumps({"games": data.pop("games"), **data})
+    with app.app_context():
+        league_service.create_league("Copy")
+    response = upload(table.client, "copy", games_first, "league.json", "json")
+    assert "Imported 37 games (" in response.get_data(as_text=True)
+    broken = games_first[: len(games_first) // 2]
+    with app.app_context():
+        league_service.create_league("Broken")
+    response = upload(table.client, "broken", broken, "league.json", "json")
+    assert response.status_code == 422
+    assert "The file is not JSON:" in response.get_data(as_text=True)

@@ -22,6 +22,7 @@ from scorekeeper.models import (
     LeagueRound,
     Player,
     Role,
+    SeatLink,
     User,
     db,
 )
@@ -132,6 +133,8 @@ def fill_every_table(app, table, api, auth, wikipedia_card):
         league = db.session.scalars(db.select(League)).first()
         seasons.add_season(league.id, "All of it", date(2020, 1, 1), date.today())
         invitations.create(league.id, Role.VIEWER, None)
+        game_id = db.session.scalars(db.select(Game.id)).first()
+        db.session.add(SeatLink(game_id=game_id, seat=1, token_hash=SeatLink.digest("seat")))
         sat_out = db.session.scalars(db.select(Player.id)).first()
         db.session.add(LeagueRound(league_id=league.id, sitting_out_id=sat_out, token="round"))
         deal = db.session.scalars(db.select(Deal).order_by(Deal.id)).first()
@@ -180,7 +183,11 @@ def secrets_ended(rows):
     invitation withdrawn, with that left out: what a restore into a database where none of
     them worked (a new one, or one emptied) brings back (docs/SECURITY.md, "Backups")."""
     ended = {}
-    for table, column in (("api_token", "revoked_at"), ("invitation", "withdrawn_at")):
+    for table, column in (
+        ("api_token", "revoked_at"),
+        ("invitation", "withdrawn_at"),
+        ("seat_link", "revoked_at"),
+    ):
         if table in rows:
             assert all(row[column] is not None for row in rows[table])
             ended[table] = [{**row, column: None} for row in rows[table]]
@@ -236,7 +243,7 @@ def test_an_older_json_backup_is_restored_and_upgraded(
     result = app.test_cli_runner().invoke(args=["restore", file, "--yes"])
     assert result.exit_code == 0, result.output
     assert "1 API token kept revoked" in result.output  # wiped: it did not work before
-    newer = {"invitation": [], "league_round": []}  # tables made after 0006
+    newer = {"invitation": [], "league_round": [], "seat_link": []}  # made after 0006
     assert secrets_ended(every_row(app)) == before | newer  # at the newest revision again
 
 

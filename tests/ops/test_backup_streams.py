@@ -8,8 +8,9 @@ import json
 import pytest
 import sqlalchemy as sa
 
+from scorekeeper import json_stream
 from scorekeeper.models import db
-from scorekeeper.ops import backup, bulk, dump_file
+from scorekeeper.ops import backup, bulk
 from scorekeeper.ops.cli import ProgressBar
 from tests.ops.test_backup import every_row, fill_every_table
 
@@ -18,8 +19,8 @@ from tests.ops.test_backup import every_row, fill_every_table
 def small_pieces(monkeypatch):
     """Batches of 3 rows and reads of 64 bytes: every row of a small league crosses one."""
     monkeypatch.setattr(bulk, "BATCH", 3)
-    monkeypatch.setattr(dump_file, "CHUNK", 64)
-    monkeypatch.setattr(dump_file, "MARGIN", 16)
+    monkeypatch.setattr(json_stream, "CHUNK", 64)
+    monkeypatch.setattr(json_stream, "MARGIN", 16)
 
 
 @pytest.fixture

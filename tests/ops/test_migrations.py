@@ -1,11 +1,14 @@
 """The schema that migrations build is the schema the models describe."""
 
+import os
 from datetime import date, datetime, timedelta
 
 import flask_migrate
+import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlalchemy import select, text, update
+from werkzeug.security import generate_password_hash
 
 from scorekeeper import create_app
 from scorekeeper.database import MIGRATIONS_DIR
@@ -24,6 +27,8 @@ from scorekeeper.records import results, skill
 from scorekeeper.records.leagues import league_by_slug
 from scorekeeper.table import audit
 from scorekeeper.table import service as game_service
+from tests.conftest import TEST_CONFIG, TEST_DATABASES
+from tests.databases import server_database
 
 
 def test_migrations_match_the_models(app):
@@ -189,4 +194,87 @@ def test_foreign_keys_are_enforced_on_sqlite_after_the_start_migrated(tmp_path):
     with app.app_context():
         with db.engine.connect() as connection:
             assert connection.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
+        db.engine.dispose()
+
+
+# 0009: look-alike names, upgraded from the first version with accounts -------------------
+
+
+@pytest.fixture
+def first_version_database(tmp_path):
+    """A database nothing has touched yet: PostgreSQL when DATABASE_URL names one."""
+    if os.environ.get("DATABASE_URL"):
+        with server_database(os.environ["DATABASE_URL"], prefix=TEST_DATABASES) as url:
+            yield url
+        return
+    yield f"sqlite:///{tmp_path / 'first.sqlite'}"
+
+
+def test_0009_gives_the_plain_name_to_the_account_that_already_had_it(
+    first_version_database, capsys
+):
+    """Issue 21: a full-width ``ａｌｉｃｅ`` a league admin made before the real ``alice``
+    took her name on upgrade (the older kept it), and she could not sign in as herself."""
+    app = create_app(
+        {
+            **TEST_CONFIG,
+            "SQLALCHEMY_DATABASE_URI": first_version_database,
+            "AUTO_MIGRATE": False,
+        }
+    )
+    at = datetime(2025, 1, 1)
+    with app.app_context():
+        flask_migrate.upgrade(directory=MIGRATIONS_DIR, revision="0002_accounts")
+        users = [("ａｌｉｃｅ", "lookalike-password"), ("alice", "alices-password")]
+        for number, (name, password) in enumerate(users, start=1):
+            db.session.execute(
+                text(
+                    'INSERT INTO "user" (id, username, username_key, password_hash, is_admin,'
+                    " created_at) VALUES (:id, :name, :key, :hash, false, :at)"
+                ),
+                {
+                    "id": number,
+                    "name": name,
+                    "key": name.lower(),  # how the first version compared names
+                    "hash": generate_password_hash(password, "pbkdf2:sha256:1000"),
+                    "at": at,
+                },
+            )
+        db.session.execute(
+            text(
+                "INSERT INTO league (id, slug, name, public, created_at)"
+                " VALUES (1, 'club', 'Club', true, :at)"
+            ),
+            {"at": at},
+        )
+        players = ["Ａna", "Ana", "Ana\u200b"]  # full-width, the real one, a zero-width space
+        for number, name in enumerate(players, start=1):
+            db.session.execute(
+                text(
+                    "INSERT INTO player (id, league_id, name, name_key, created_at)"
+                    " VALUES (:id, 1, :name, :key, :at)"
+                ),
+                {"id": number, "name": name, "key": name.lower(), "at": at},
+            )
+        db.session.commit()
+        db.session.remove()
+        capsys.readouterr()
+        flask_migrate.upgrade(directory=MIGRATIONS_DIR)
+        said = capsys.readouterr().err
+        names = dict(db.session.execute(text('SELECT id, username FROM "user"')).all())
+        player_names = dict(db.session.execute(text("SELECT id, name FROM player")).all())
+        db.session.remove()
+    assert names == {1: "alice (2)", 2: "alice"}
+    assert player_names == {1: "Ana (2)", 2: "Ana", 3: "Ana (3)"}
+    # Every rename is said, with what it was and why.
+    assert "user 1 renamed from 'ａｌｉｃｅ' to 'alice (2)' (user 2 has that name)" in said
+    assert "player 1 renamed from 'Ａna' to 'Ana (2)' (player 2 has that name)" in said
+    assert "player 3 renamed from 'Ana\\u200b' to 'Ana (3)' (player 2 has that name)" in said
+    assert said.count("0009_names:") == 3
+    # The real alice signs in as herself.
+    client = app.test_client()
+    signed_in = client.post("/login", data={"username": "alice", "password": "alices-password"})
+    assert signed_in.status_code == 302
+    assert client.get("/account").text.count("<h1>alice</h1>") == 1
+    with app.app_context():
         db.engine.dispose()

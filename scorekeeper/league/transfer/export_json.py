@@ -1,47 +1,31 @@
 """The league as JSON: every game, lossless, so an import makes it again."""
 
+import itertools
+import json
+from collections.abc import Generator, Iterator
+from contextlib import closing
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Final
 
 from sqlalchemy import select
-from sqlalchemy.orm import joinedload
+from sqlalchemy.orm import aliased
 
 from scorekeeper.engine import format_money
 from scorekeeper.league.transfer.formats import JSON_FORMAT
-from scorekeeper.models import Deal, Game, League, Season, User, db
+from scorekeeper.models import Deal, Game, League, Player, Season, User, db
+
+#: Rows read at a time.
+BATCH: Final = 5000
 
 
-def _league_games(league_id: int) -> Any:
-    return (
-        select(Game)
-        .options(joinedload(Game.player0), joinedload(Game.player1))
-        .where(Game.league_id == league_id)
-        .order_by(Game.id)
-    )
-
-
-def export_json(league: League) -> dict[str, Any]:
-    """Everything needed to make the league's games again, and what they came to."""
-    games = list(db.session.scalars(_league_games(league.id)))
-    deals: dict[int, list[Deal]] = {}
-    for deal in db.session.scalars(
-        select(Deal)
-        .join(Game)
-        .where(Game.league_id == league.id)
-        .order_by(Deal.game_id, Deal.number)
-    ):
-        deals.setdefault(deal.game_id, []).append(deal)
-    payers = dict(
-        db.session.execute(
-            select(Game.id, User.username)
-            .join(User, User.id == Game.paid_by_id)
-            .where(Game.league_id == league.id)
-        ).all()
-    )
+def export_json(league: League) -> Iterator[str]:
+    """Everything needed to make the league's games again, and what they came to, as JSON
+    text, a game at a time: the same text as ``json.dumps(…, indent=1, ensure_ascii=False)``
+    of the whole, which a league of any size would have to hold in memory."""
     seasons = db.session.scalars(
         select(Season).where(Season.league_id == league.id).order_by(Season.starts_on, Season.id)
     )
-    return {
+    head = {
         "format": JSON_FORMAT,
         "exported_at": _iso(datetime.now(UTC).replace(tzinfo=None)),
         "league": {"name": league.name, "slug": league.slug, "public": league.public},
@@ -50,14 +34,84 @@ def export_json(league: League) -> dict[str, Any]:
             {"name": s.name, "starts_on": s.starts_on.isoformat(), "ends_on": s.ends_on.isoformat()}
             for s in seasons
         ],
-        "games": [_game_json(game, deals.get(game.id, []), payers.get(game.id)) for game in games],
+        "games": [],
     }
+    # The head is read now, while the league is loaded; the games as they are sent.
+    return _document(json.dumps(head, indent=1, ensure_ascii=False), league.id)
 
 
-def _game_json(game: Game, deals: list[Deal], paid_by: str | None) -> dict[str, Any]:
+def _document(text: str, league_id: int) -> Iterator[str]:
+    with closing(_games_with_deals(league_id)) as games:
+        yield from _laid_out(text, games)
+
+
+def _laid_out(text: str, games: Iterator[dict[str, Any]]) -> Iterator[str]:
+    first = next(games, None)
+    if first is None:
+        yield text
+        return
+    yield text[: text.rindex('"games": []')] + '"games": ['
+    chunk = []
+    for number, game in enumerate(itertools.chain([first], games)):
+        chunk.append(("\n  " if not number else ",\n  ") + _indented(game))
+        if len(chunk) == 100:
+            yield "".join(chunk)
+            chunk = []
+    yield "".join(chunk) + "\n ]\n}"
+
+
+def _indented(game: dict[str, Any]) -> str:
+    """A game as it is laid out two levels down in the whole document."""
+    return json.dumps(game, indent=1, ensure_ascii=False).replace("\n", "\n  ")
+
+
+def _games_with_deals(league_id: int) -> Generator[dict[str, Any], None, None]:
+    """Each game of the league as JSON values, its deals read beside it: two server-side
+    cursors in game order, plain rows (no ORM object per game or deal)."""
+    a, b = aliased(Player), aliased(Player)
+    games = _rows(
+        select(
+            *Game.__table__.columns,
+            a.name.label("name_a"),
+            b.name.label("name_b"),
+            User.username.label("paid_by"),
+        )
+        .join(a, a.id == Game.player0_id)
+        .join(b, b.id == Game.player1_id)
+        .outerjoin(User, User.id == Game.paid_by_id)
+        .where(Game.league_id == league_id)
+        .order_by(Game.id)
+    )
+    deals = _rows(
+        select(*Deal.__table__.columns)
+        .join(Game, Game.id == Deal.game_id)
+        .where(Game.league_id == league_id)
+        .order_by(Deal.game_id, Deal.number)
+    )
+    with closing(games), closing(deals):
+        deal = next(deals, None)
+        for game in games:
+            kept = []
+            while deal is not None and deal.game_id == game.id:
+                kept.append(_deal_json(deal))
+                deal = next(deals, None)
+            yield _game_json(game, (game.name_a, game.name_b), kept, game.paid_by)
+
+
+def _rows(statement: Any) -> Generator[Any, None, None]:
+    connection = db.session.connection()
+    result = connection.execute(statement, execution_options={"yield_per": BATCH})
+    with result:  # closed even when left half-read
+        for batch in result.partitions(BATCH):
+            yield from batch
+
+
+def _game_json(
+    game: Any, names: tuple[str, str], deals: list[dict[str, Any]], paid_by: str | None
+) -> dict[str, Any]:
     return {
         "id": game.id,
-        "players": [game.player0.name, game.player1.name],
+        "players": list(names),
         "preset": game.preset,
         "rules": {
             "target": game.target,
@@ -72,7 +126,7 @@ def _game_json(game: Game, deals: list[Deal], paid_by: str | None) -> dict[str, 
         "finished_at": _iso(game.finished_at),
         "paid_at": _iso(game.paid_at),
         "paid_by": paid_by,
-        "deals": [_deal_json(deal) for deal in deals],
+        "deals": deals,
         # What the deals come to, for a reader; an import checks them again.
         "status": game.status,
         "totals": [game.total0, game.total1],
@@ -81,7 +135,7 @@ def _game_json(game: Game, deals: list[Deal], paid_by: str | None) -> dict[str, 
     }
 
 
-def _deal_json(deal: Deal) -> dict[str, Any]:
+def _deal_json(deal: Any) -> dict[str, Any]:
     data: dict[str, Any] = {
         "out": deal.out_seat,
         "scores": [deal.score0, deal.score1],

@@ -2,11 +2,13 @@
 problems (:class:`ImportProblems`), each problem with where it is, and what both readers
 accept as a moment a game was played."""
 
+import pickle
 import re
-from collections.abc import Callable, Iterable
+import tempfile
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta
-from typing import Any, Final, TextIO
+from typing import IO, Any, Final
 
 from scorekeeper.engine import Rules, Scorecard, Seat, Stakes, Tally, replay
 from scorekeeper.models import Player
@@ -59,7 +61,33 @@ class ImportPlan:
     deal_count: int = 0
     read_games: Callable[[], Iterable[PlannedGame]] = tuple
     #: The file the games are read from, closed once they are saved (or not).
-    file: TextIO | None = None
+    file: IO[Any] | None = None
+    #: The checked games (:meth:`keep`), on disk until they are saved.
+    spool: IO[bytes] | None = None
+
+    def keep(self, game: PlannedGame) -> None:
+        """Keep a checked game to be saved (:meth:`kept_games`): on disk, not in memory, and
+        not read and checked from the file a second time."""
+        if self.spool is None:
+            self.spool = tempfile.TemporaryFile()  # noqa: SIM115 (closed by close())
+            self.read_games = self.kept_games
+        pickle.dump(game, self.spool, protocol=pickle.HIGHEST_PROTOCOL)
+
+    def kept_games(self) -> Iterator[PlannedGame]:
+        """The games :meth:`keep` kept, in order (written by this process: safe to unpickle)."""
+        if self.spool is None:
+            return
+        self.spool.seek(0)
+        while True:
+            try:
+                yield pickle.load(self.spool)
+            except EOFError:
+                return
+
+    def close(self) -> None:
+        for file in (self.file, self.spool):
+            if file is not None:
+                file.close()
 
     def add_player(self, name: str) -> None:
         self.players.setdefault(Player.key(name), name)

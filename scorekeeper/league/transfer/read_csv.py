@@ -8,6 +8,7 @@ import csv
 import io
 from collections.abc import Iterator
 from datetime import datetime
+from functools import lru_cache
 from typing import Any, Final, TextIO
 
 from scorekeeper.engine import (
@@ -59,15 +60,18 @@ TALLY_COLUMNS: Final = {
 def parse_csv(source: str | TextIO) -> ImportPlan:
     """Check every row of a CSV of paper score cards; ImportProblems lists each bad line.
 
-    The file is read as a stream, a game at a time, and read again to be saved
-    (:attr:`ImportPlan.read_games`): however large, it is never all in memory.
+    The file is read as a stream, a game at a time; each checked game is kept on disk
+    (:meth:`ImportPlan.keep`) to be saved: however large, it is never all in memory.
     """
     stream = io.StringIO(source) if isinstance(source, str) else source
-    plan = ImportPlan(source="score_card")
-    for game in _csv_games(stream):
-        plan.add(game)
-    plan.read_games = lambda: _csv_games(stream)
-    plan.file = stream
+    plan = ImportPlan(source="score_card", file=stream)
+    try:
+        for game in _csv_games(stream):
+            plan.add(game)
+            plan.keep(game)
+    except BaseException:
+        plan.close()
+        raise
     return plan
 
 
@@ -81,16 +85,17 @@ def _csv_games(stream: TextIO) -> Iterator[PlannedGame]:
         reader = csv.reader(stream, delimiter=delimiter)
         problems = Problems()
         columns = _header(next(reader, []), problems)
+        names, indexes = list(columns), list(columns.values())
         started: dict[str, str] = {}  # where each game's first row is
         current: _CsvGame | None = None
         for row in _rows(reader, problems):
             where = f"line {reader.line_num}"
             if not any(cell.strip() for cell in row):
                 continue
-            values = {
-                name: unquoted(row[i].strip()) if i < len(row) else ""
-                for name, i in columns.items()
-            }
+            cells = [row[i].strip() if i < len(row) else "" for i in indexes]
+            if any(cell.startswith("'") for cell in cells):
+                cells = [unquoted(cell) for cell in cells]
+            values = dict(zip(names, cells, strict=True))
             key = values.get("game", "")
             if not key:
                 problems.add(where, gettext("the game column is empty; every row names its game."))
@@ -179,7 +184,7 @@ class _CsvGame:
     def add_row(self, where: str, values: dict[str, str], problems: Problems) -> None:
         for name in GAME_COLUMNS:
             given, kept = values.get(name, ""), self.first.get(name, "")
-            if given and given.casefold() != kept.casefold():
+            if given and given != kept and given.casefold() != kept.casefold():
                 started = repr(kept or gettext("nothing"))
                 problems.add(
                     where,
@@ -279,14 +284,22 @@ def _replay_rows(game: PlannedGame, wheres: list[str], problems: Problems) -> Sc
         return None
 
 
+@lru_cache(maxsize=64)
+def _seats(names: tuple[str, str] | None) -> dict[str, Seat]:
+    """What a row may write for each seat: a or b, or the player's name (folded once a
+    game, not once a row)."""
+    choices = {"a": Seat.FIRST, "b": Seat.SECOND}
+    if names is not None:
+        choices |= {Player.key(names[0]): Seat.FIRST, Player.key(names[1]): Seat.SECOND}
+    return choices
+
+
 def _side(
     text: str, names: tuple[str, str] | None, where: str, column: str, problems: Problems
 ) -> Seat | None:
     """``a``/``b`` (or a player's name) as a seat."""
     wanted = text.strip().casefold()
-    choices = {"a": Seat.FIRST, "b": Seat.SECOND}
-    if names is not None:
-        choices |= {Player.key(names[0]): Seat.FIRST, Player.key(names[1]): Seat.SECOND}
+    choices = _seats(names)
     if wanted in choices:
         return choices[wanted]
     problems.add(

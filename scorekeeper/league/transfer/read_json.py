@@ -1,8 +1,10 @@
 """Reading a league exported as JSON: every game checked and replayed, and its own
 totals, winner and amount checked against its deals."""
 
+import json
+from collections.abc import Iterable
 from datetime import date, datetime
-from typing import Any
+from typing import IO, Any
 
 from scorekeeper.engine import (
     DealAfterEnd,
@@ -18,6 +20,7 @@ from scorekeeper.engine import (
     validate_tally,
 )
 from scorekeeper.errors import ServiceError
+from scorekeeper.json_stream import JsonStream
 from scorekeeper.league.seasons import check_season
 from scorekeeper.league.transfer.formats import JSON_FORMAT
 from scorekeeper.league.transfer.plan import (
@@ -25,6 +28,7 @@ from scorekeeper.league.transfer.plan import (
     ImportProblems,
     PlannedGame,
     Problems,
+    read_text,
     reasonable_moment,
     unreasonable_moment,
 )
@@ -35,18 +39,75 @@ from scorekeeper.web.translation import gettext
 
 
 def parse_json(data: object) -> ImportPlan:
-    """Check a league exported as JSON; ImportProblems names each bad game and deal."""
+    """Check a league exported as JSON (its value); ImportProblems names each bad game and
+    deal."""
     if not isinstance(data, dict) or data.get("format") != JSON_FORMAT:
-        raise ImportProblems(
-            [
-                gettext(
-                    "This is not a league exported by Mille Scorekeeper (%(format)s).",
-                    format=JSON_FORMAT,
-                )
-            ]
-        )
+        raise _not_an_export()
     problems = Problems()
     plan = ImportPlan(source="league_export")
+    _players_and_seasons(plan, data, problems)
+    try:
+        _games(plan, _list(data, "games", problems), problems)
+        problems.raise_any()
+    except BaseException:
+        plan.close()
+        raise
+    return plan
+
+
+def parse_json_file(file: IO[bytes]) -> ImportPlan:
+    """Check a league exported as JSON, read from ``file`` a game at a time: however large,
+    it is never all in memory (each checked game waits on disk to be saved)."""
+    stream = JsonStream(file)
+    problems = Problems()
+    plan = ImportPlan(source="league_export")
+    head: dict[str, Any] = {}
+    try:
+        if not stream.starts_an_object():  # not an export: said as json.loads says it
+            file.seek(0)
+            return parse_json(json.loads(read_text(file.read())))
+        for key in stream.members():
+            if key != "games":
+                head[key] = stream.value()
+            elif stream.peek() != "[":
+                head[key] = stream.value()  # reported below, as parse_json does
+            else:
+                _games(plan, stream.items(), problems)
+        if head.get("format") != JSON_FORMAT:
+            raise _not_an_export()
+        _players_and_seasons(plan, head, problems)
+        _list(head, "games", problems)
+        problems.raise_any()
+    except BaseException as error:
+        plan.close()
+        if isinstance(error, UnicodeDecodeError):
+            raise ImportProblems(
+                [gettext("The file is not UTF-8 text (save the spreadsheet as CSV UTF-8).")]
+            ) from None
+        if isinstance(error, ValueError) and not isinstance(error, ImportProblems):
+            raise ImportProblems(
+                [gettext("The file is not JSON: %(error)s.", error=error)]
+            ) from None
+        if isinstance(error, RecursionError):
+            raise ImportProblems(
+                [gettext("The file is nested too deeply to be a league export.")]
+            ) from None
+        raise
+    return plan
+
+
+def _not_an_export() -> ImportProblems:
+    return ImportProblems(
+        [
+            gettext(
+                "This is not a league exported by Mille Scorekeeper (%(format)s).",
+                format=JSON_FORMAT,
+            )
+        ]
+    )
+
+
+def _players_and_seasons(plan: ImportPlan, data: dict[str, Any], problems: Problems) -> None:
     for name in _list(data, "players", problems):
         try:
             plan.add_player(clean_player_name(str(name)))
@@ -64,15 +125,15 @@ def parse_json(data: object) -> ImportPlan:
             plan.seasons.append((check_season(name, starts_on, ends_on), starts_on, ends_on))
         except ServiceError as error:
             problems.add(f"season {index}", error.message)
-    games = []
-    for index, game in enumerate(_list(data, "games", problems), start=1):
+
+
+def _games(plan: ImportPlan, games: Iterable[Any], problems: Problems) -> None:
+    """Check each game; keep the good ones to be saved."""
+    for index, game in enumerate(games, start=1):
         planned = _json_game(game, f"game {index}", problems)
         if planned is not None:
             plan.add(planned)
-            games.append(planned)
-    problems.raise_any()
-    plan.read_games = lambda: games
-    return plan
+            plan.keep(planned)
 
 
 def _list(data: dict[str, Any], key: str, problems: Problems) -> list[Any]:

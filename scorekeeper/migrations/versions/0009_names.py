@@ -8,14 +8,22 @@ their NFKC case-folded key (scorekeeper.names). The key columns grow from 40 to
 Names stored before are read again by the same rule: invisible and control
 characters dropped, NFKC, spaces squeezed, the key made again. Two names that
 were told apart only by what no one can see (``Ana`` and ``Ana`` with a
-zero-width space, or an accent composed and decomposed) now have one key: the
-older one keeps the name and the newer one is renamed ``Ana (2)``, so no player
-or account is merged or lost, and a league admin sees both.
+zero-width space, or an accent composed and decomposed) now have one key: one
+keeps the name and the other is renamed ``Ana (2)``, so no player or account is
+merged or lost, and a league admin sees both.
+
+Which one keeps the name (changed for issue 21): the one whose stored name is
+already its own folded key (``alice``), else one whose stored name this rule keeps
+as it is (``Alice``), else the older. Oldest first, as it was, gave ``alice`` to a
+full-width ``ａｌｉｃｅ`` a league admin had made before the real ``alice``, who
+then could not sign in as herself. Every name changed is said on the command line
+(standard error), with what it was and why.
 
 Revision ID: 0009_names
 Revises: 0008_played_order
 """
 
+import sys
 import unicodedata
 
 import sqlalchemy as sa
@@ -79,6 +87,14 @@ def _clean(name):
     return squeeze(kept)[:NAME_LENGTH].strip() or "?"
 
 
+def _preference(name):
+    """Who keeps a name shared by look-alikes, first to last: a name already stored as its
+    own folded key, then one this rule keeps as it is, then any other."""
+    if name == key(name) and name == _clean(name):
+        return 0
+    return 1 if name == _clean(name) else 2
+
+
 def _read_again(table, name_column, key_column, scope):
     connection = op.get_bind()
     rows = sa.table(
@@ -91,8 +107,8 @@ def _read_again(table, name_column, key_column, scope):
     found = connection.execute(sa.select(rows).order_by(rows.c.id)).mappings().all()
     # Every key first set aside, so a row's new key never meets another row's old one.
     connection.execute(rows.update().values({key_column: sa.literal("~") + sa.cast(rows.c.id, sa.String)}))
-    taken = set()
-    for row in found:
+    taken = {}
+    for row in sorted(found, key=lambda row: (_preference(row[name_column]), row["id"])):
         where = row[scope] if scope else None
         name = _clean(row[name_column])
         number = 1
@@ -100,9 +116,21 @@ def _read_again(table, name_column, key_column, scope):
             number += 1
             suffix = f" ({number})"
             name = _clean(row[name_column])[: NAME_LENGTH - len(suffix)].rstrip() + suffix
-        taken.add((where, key(name)))
+        if number > 1:
+            kept = taken[where, key(_clean(row[name_column]))]
+            _report(table, row, name_column, name, f"{table} {kept} has that name")
+        elif name != row[name_column]:
+            _report(table, row, name_column, name, "invisible characters, width or spacing")
+        taken[where, key(name)] = row["id"]
         connection.execute(
             rows.update()
             .where(rows.c.id == row["id"])
             .values({name_column: name, key_column: key(name)})
         )
+
+
+def _report(table, row, name_column, name, why):
+    print(
+        f"0009_names: {table} {row['id']} renamed from {row[name_column]!r} to {name!r} ({why})",
+        file=sys.stderr,
+    )

@@ -1,4 +1,5 @@
-"""Games: start one, read it, record, correct and delete deals, mark it paid, unlock it.
+"""Games: start one, read it, record, correct and delete deals, mark it paid, unlock it,
+abandon it and restore it.
 
 The same services as the table's pages do every change (with their role
 checks, version checks and audit trail); the views only read JSON and answer
@@ -257,3 +258,23 @@ def unlock(game_id: int) -> Response:
     writable_game(game_id, Role.ADMIN)
     version = read(VersionInput, json_body(optional=True)).version
     return changed(game_id, lambda: game_service.unlock(game_id, version=version))
+
+
+@bp.post("/games/<id:game_id>/abandon")
+@declared(200, answers.Game, errors=CHANGE, body=VersionInput, optional_body=True, token=True)
+@idempotent(allowed=writable_game)
+def abandon(game_id: int) -> Response:
+    """A scorekeeper abandons a game: it counts like no game until a league admin restores it."""
+    writable_game(game_id)
+    version = read(VersionInput, json_body(optional=True)).version
+    return changed(game_id, lambda: game_service.abandon(game_id, version=version))
+
+
+@bp.post("/games/<id:game_id>/restore")
+@declared(200, answers.Game, errors=CHANGE, body=VersionInput, optional_body=True, token=True)
+@idempotent(allowed=lambda game_id: writable_game(game_id, Role.ADMIN))
+def restore(game_id: int) -> Response:
+    """A league admin restores an abandoned game: it counts again, everywhere."""
+    writable_game(game_id, Role.ADMIN)
+    version = read(VersionInput, json_body(optional=True)).version
+    return changed(game_id, lambda: game_service.restore(game_id, version=version))

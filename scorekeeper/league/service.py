@@ -19,8 +19,8 @@ def games_of_leagues(
     league_ids: Sequence[int], *, status: str | None = None, limit: int = 20
 ) -> list[Game]:
     """The newest games of these leagues (by when they were played), with their players:
-    one query, however many rows."""
-    query = select(Game).where(Game.league_id.in_(league_ids))
+    one query, however many rows. Abandoned games are left out."""
+    query = select(Game).where(Game.league_id.in_(league_ids), Game.abandoned_at.is_(None))
     if status:
         query = query.where(Game.status == status)
     query = query.options(joinedload(Game.player0), joinedload(Game.player1))

@@ -275,6 +275,7 @@ def refresh_pairs(league_id: int, pairs: Iterable[tuple[int, int]]) -> None:
         .where(
             _pairs_in(Game.player0_id, Game.player1_id, both_ways),
             Game.paid_at.is_(None),
+            Game.abandoned_at.is_(None),  # an abandoned game is owed by nobody
             # Finished: it has a winner. (Not ``status``, whose index SQLite would pick.)
             Game.winner_seat.is_not(None),
         )

@@ -98,6 +98,10 @@ def _summary(action: AuditAction, values: Mapping[str, Any]) -> str:
             return f"{values['payer']}'s payment of {format_money(values['amount'])} marked paid."
         case AuditAction.GAME_UNLOCKED:
             return "Game unlocked; its payment is unpaid again."
+        case AuditAction.GAME_ABANDONED:
+            return "Game abandoned: it no longer counts."
+        case AuditAction.GAME_RESTORED:
+            return "Game restored: it counts again."
         case AuditAction.CARD_AGREED:
             phone = " on their own phone" if values["by"] == "link" else ""
             return f"{values['name']} agreed with the card (version {values['version']}){phone}."
@@ -105,5 +109,8 @@ def _summary(action: AuditAction, values: Mapping[str, Any]) -> str:
             source = IMPORT_FILES[values["file"]]
             said = values.get("paid_by")
             claimed = f" The file says {said} marked it paid." if said else ""
+            if "abandoned_by" in values:
+                who = values["abandoned_by"] or "someone"
+                claimed += f" The file says {who} abandoned it."
             return f"Imported from {source} ({values['place']} {values['where']}).{claimed}"
     raise KeyError(action)

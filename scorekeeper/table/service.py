@@ -172,9 +172,15 @@ class Saved:
     recorded: bool = True
 
 
-def locked_game(game_id: int, version: int | None = None, *, settled_ok: bool = False) -> Game:
-    """The game with its players, checked against a stale page and, unless ``settled_ok``,
-    against a settled (locked) game.
+def locked_game(
+    game_id: int,
+    version: int | None = None,
+    *,
+    settled_ok: bool = False,
+    abandoned_ok: bool = False,
+) -> Game:
+    """The game with its players, checked against a stale page, unless ``settled_ok``
+    against a settled (locked) game, and unless ``abandoned_ok`` against an abandoned one.
 
     On PostgreSQL the statement locks the game's league, then the game: one writer of a
     league's games and derived rows at a time (:mod:`..records.results` relies on it), in one
@@ -205,6 +211,10 @@ def locked_game(game_id: int, version: int | None = None, *, settled_ok: bool = 
     if game is None:
         raise NotFound(gettext("There is no such game."))
     _check_version(game, version)
+    if game.abandoned and not abandoned_ok:
+        raise Conflict(
+            gettext("This game was abandoned: it takes no change. A league admin can restore it.")
+        )
     if game.locked and not settled_ok:
         raise Conflict(
             gettext(
@@ -427,6 +437,8 @@ ONE_PER_WRITE = (
     AuditAction.DEAL_DELETED,
     AuditAction.PAYMENT_MARKED,
     AuditAction.GAME_UNLOCKED,
+    AuditAction.GAME_ABANDONED,
+    AuditAction.GAME_RESTORED,
 )
 
 
@@ -507,6 +519,44 @@ def unlock(game_id: int, *, version: int | None = None) -> Game:
             after={"paid_at": None},
         )
         totals.payment_changed(game)
+    return game
+
+
+def abandon(game_id: int, *, version: int | None = None) -> Game:
+    """A scorekeeper abandons a game started by mistake (or never to be finished): it then
+    counts like no game — out of the games in progress, the standings, the ratings and who
+    owes whom — but keeps its deals and its history, and a league admin can restore it.
+
+    A settled game (marked paid) is refused: its payment happened.
+    """
+    with writing():
+        game = locked_game(game_id, version)
+        was_finished = game.finished
+        game.abandoned_at = utcnow()
+        user = current_actor()
+        game.abandoned_by_id = user.id if user else None
+        game.version += 1
+        audit.record(
+            game,
+            AuditAction.GAME_ABANDONED,
+            after={"abandoned_at": game.abandoned_at.isoformat()},
+        )
+        # Its results go, and every later result is re-rated: same transaction.
+        results.game_changed(game, was_finished=was_finished)
+    return game
+
+
+def restore(game_id: int, *, version: int | None = None) -> Game:
+    """A league admin restores an abandoned game: it counts again, everywhere."""
+    with writing():
+        game = locked_game(game_id, version, abandoned_ok=True)
+        if not game.abandoned:
+            raise Conflict(gettext("This game is not abandoned."))
+        before = {"abandoned_at": game.abandoned_at.isoformat() if game.abandoned_at else None}
+        game.abandoned_at = game.abandoned_by_id = None
+        game.version += 1
+        audit.record(game, AuditAction.GAME_RESTORED, before=before, after={"abandoned_at": None})
+        results.game_changed(game, was_finished=False)
     return game
 
 

@@ -26,7 +26,7 @@ from scorekeeper.accounts.permissions import (
     scorekeeping_leagues,
 )
 from scorekeeper.errors import Conflict, NotFound, ServiceError, StaleVersion
-from scorekeeper.models import Game, League, Role, db
+from scorekeeper.models import Game, League, Role, User, db
 from scorekeeper.records import players as player_service
 from scorekeeper.records.leagues import ensure_default_league
 from scorekeeper.table import seats
@@ -131,7 +131,7 @@ def _render_game(
     settlement = saved.settlement if saved else game_service.settlement_of(card, game.stakes)
     can_score = may(game.league, Role.SCOREKEEPER)
     member = role_in(game.league) is not None
-    if form is None and can_score and not game.finished and not game.locked:
+    if form is None and can_score and game.takes_deals:
         form = DealForm(formdata=None)
     if form is not None:
         form.name_seats((game.player0.name, game.player1.name))
@@ -145,15 +145,26 @@ def _render_game(
         stale=stale,
         chart=running_totals_chart(card),
         can_score=can_score,
-        rematch=RematchForm(formdata=None) if can_score and card.finished else None,
+        rematch=RematchForm(formdata=None)
+        if can_score and card.finished and not game.abandoned
+        else None,
         can_admin=may(game.league, Role.ADMIN),
         history=game_service.history(game.id) if member else None,
+        abandoned_by=_abandoned_by(game),
         agreements=seats.agreements(game),
-        shared=seats.shared_seats(game) if can_score else None,
+        shared=seats.shared_seats(game) if can_score and not game.abandoned else None,
         ask_paid=ask_paid,
         etag=seats.etag(game.version, game.agreement_count),
     )
     return page, status
+
+
+def _abandoned_by(game: Game) -> str | None:
+    """Who abandoned the game (None while it counts, or for an account since deleted)."""
+    if game.abandoned_by_id is None:
+        return None
+    user = db.session.get(User, game.abandoned_by_id)
+    return user.username if user else None
 
 
 @bp.get("/games/<int:game_id>")
@@ -221,11 +232,11 @@ def record_deal(game_id: int) -> tuple[str, int] | Response:
         # What changed is said, and what was typed stays in the form, to be saved against
         # the card as it is now only by a choice that names it (never as a plain Save).
         stale = game_service.stale_save(game, form.expected_version, form.tally)
-        return _render_game(game, None if game.finished or game.locked else form, 409, stale)
+        return _render_game(game, form if game.takes_deals else None, 409, stale)
     except Conflict as conflict:
         flash(conflict.message, "error")
         game = db.get_or_404(Game, game_id)
-        return _render_game(game, None if game.finished or game.locked else form, 409)
+        return _render_game(game, form if game.takes_deals else None, 409)
     if saved.recorded:
         flash(gettext("Deal %(number)s saved.", number=saved.game.deal_count))
         if form.cards_dropped:
@@ -356,6 +367,26 @@ def unlock(game_id: int) -> tuple[str, int] | Response:
         _game_or_404(game_id, Role.ADMIN),
         lambda version: game_service.unlock(game_id, version=version),
         _l("Unlocked. The payment is unpaid again until it is marked once more."),
+    )
+
+
+@bp.post("/games/<int:game_id>/abandon")
+def abandon(game_id: int) -> tuple[str, int] | Response:
+    """A scorekeeper abandons a game (the page asked first): it counts like no game."""
+    return _change(
+        _game_or_404(game_id, Role.SCOREKEEPER),
+        lambda version: game_service.abandon(game_id, version=version),
+        _l("Game abandoned. It no longer counts anywhere; a league admin can restore it."),
+    )
+
+
+@bp.post("/games/<int:game_id>/restore")
+def restore(game_id: int) -> tuple[str, int] | Response:
+    """A league admin restores an abandoned game: it counts again, everywhere."""
+    return _change(
+        _game_or_404(game_id, Role.ADMIN),
+        lambda version: game_service.restore(game_id, version=version),
+        _l("Game restored. It counts again."),
     )
 
 

@@ -43,6 +43,7 @@ STATUS_LABELS: Final = {
     FINISHED: _l("Finished"),
     "unpaid": _l("Finished, not paid"),
     "paid": _l("Paid"),
+    "abandoned": _l("Abandoned"),
 }
 
 RANK_PLURALS: Final = {
@@ -301,7 +302,14 @@ def _imported(values: Mapping[str, Any]) -> str:
         text = gettext("Imported from a paper score card (%(where)s).", where=where)
     if values.get("paid_by"):
         said = gettext("The file says %(name)s marked it paid.", name=values["paid_by"])
-        return f"{text} {said}"
+        text = f"{text} {said}"
+    if "abandoned_by" in values:
+        said = (
+            gettext("The file says %(name)s abandoned it.", name=values["abandoned_by"])
+            if values["abandoned_by"]
+            else gettext("The file says it was abandoned.")
+        )
+        text = f"{text} {said}"
     return text
 
 
@@ -321,6 +329,8 @@ _EVENTS: Final[dict[AuditAction, Callable[[Mapping[str, Any]], str]]] = {
         amount=money(v["amount"]),
     ),
     AuditAction.GAME_UNLOCKED: lambda v: gettext("Game unlocked; its payment is unpaid again."),
+    AuditAction.GAME_ABANDONED: lambda v: gettext("Game abandoned: it no longer counts."),
+    AuditAction.GAME_RESTORED: lambda v: gettext("Game restored: it counts again."),
     AuditAction.GAME_IMPORTED: _imported,
     AuditAction.CARD_AGREED: lambda v: (
         gettext(

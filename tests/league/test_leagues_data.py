@@ -96,7 +96,7 @@ def recompute(league_id: int) -> dict:
     finished = []
     for game in games:
         card = replay(game.rules, Seat(game.first_dealer), [deal.tally for deal in game.deals])
-        if card.finished:
+        if card.finished and game.abandoned_at is None:  # an abandoned game counts for nothing
             finished.append((game, card, settle(card, game.stakes)))
     finished.sort(key=lambda item: (item[0].finished_at, item[0].id))
     results, running, skills = {}, {}, {}

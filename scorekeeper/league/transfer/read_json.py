@@ -164,6 +164,7 @@ def _json_game(data: Any, where: str, problems: Problems) -> PlannedGame | None:
         created_at = datetime.fromisoformat(data["created_at"])
         finished_at = _optional_moment(data.get("finished_at"))
         paid_at = _optional_moment(data.get("paid_at"))
+        abandoned_at = _optional_moment(data.get("abandoned_at"))
         deals = list(data["deals"])
     except (KeyError, IndexError, TypeError, ValueError) as error:
         problems.add(where, f"can't be read ({error}).")
@@ -178,10 +179,15 @@ def _json_game(data: Any, where: str, problems: Problems) -> PlannedGame | None:
         finished_at = _json_moment(finished_at, "finished_at", data, where, problems)
     if paid_at is not None:
         paid_at = _json_moment(paid_at, "paid_at", data, where, problems)
+    if abandoned_at is not None:
+        abandoned_at = _json_moment(abandoned_at, "abandoned_at", data, where, problems)
     if Player.key(names[0]) == Player.key(names[1]):
         problems.add(where, "the two players are the same player.")
     game = PlannedGame(where, names, rules, stakes, dealer, [], created_at, finished_at, paid_at)
     game.paid_by = data.get("paid_by") if isinstance(data.get("paid_by"), str) else None
+    game.abandoned_at = abandoned_at
+    if abandoned_at is not None and isinstance(data.get("abandoned_by"), str):
+        game.abandoned_by = data["abandoned_by"]
     for number, deal in enumerate(deals, start=1):
         try:
             tally = validate_tally(deal["out"], deal["scores"], deal["stars"])
@@ -247,6 +253,8 @@ def _check_json_outcome(
         problems.add(where, "finished_at doesn't match its deals (finished or not).")
     if game.paid_at is not None and not card.finished:
         problems.add(where, "is paid but not finished.")
+    if game.paid_at is not None and game.abandoned_at is not None:
+        problems.add(where, "is paid but abandoned (a paid game can't be abandoned).")
     expected = {"totals": list(card.totals), "winner": winner, "amount_due": due}
     for key, value in expected.items():
         if key in data and data[key] != value:

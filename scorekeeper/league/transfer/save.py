@@ -155,6 +155,7 @@ def _save(
                 **derived,
                 "finished_at": planned.finished_at if finished else None,
                 "paid_at": planned.paid_at,  # marked paid by nobody here: the import says who
+                "abandoned_at": planned.abandoned_at,  # by nobody here, too
             }
         )
     connection = db.session.connection()
@@ -173,6 +174,8 @@ def _save(
     for game_id, planned, row in zip(ids, batch, rows, strict=True):
         place, _, where = planned.source.partition(" ")  # "line 12", "game 3 (id 57)"
         params = {"file": source, "place": place, "where": where, "paid_by": planned.paid_by}
+        if planned.abandoned_at is not None:
+            params["abandoned_by"] = planned.abandoned_by
         events.append(
             {
                 "league_id": league_id,

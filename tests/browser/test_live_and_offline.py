@@ -119,7 +119,7 @@ def _kept_by_the_worker(screen: Screen) -> None:
     screen.page.wait_for_function(
         """async () => {
             await navigator.serviceWorker.ready;
-            const cache = await caches.open("mille-v1");
+            const cache = await caches.open("mille-v2");
             return Boolean(await cache.match(location.origin + location.pathname));
         }""",
         timeout=10000,

@@ -387,6 +387,14 @@ class DealForm(GameChangeForm):
         self.stars0.data, self.stars1.data = (str(stars) for stars in tally.stars)
         self.cards.data = cards.dumps() if cards is not None else ""
 
+    def _went_out(self) -> int | None:
+        """The seat that went out; None unless exactly one was sent (a radio button sends one
+        value, so ``out=0&out=1`` is a hand-made post, refused as "not exactly one")."""
+        sent = self.out.raw_data or []
+        if len(sent) != 1 or sent[0] not in ("0", "1"):
+            return None
+        return int(sent[0])
+
     @property
     def cards_dropped(self) -> bool:
         """Cards came with the form but don't give its tally (numbers changed after counting)."""
@@ -406,7 +414,7 @@ class DealForm(GameChangeForm):
             fields_ok = False
         try:
             self.tally = validate_tally(
-                int(self.out.data) if self.out.data in ("0", "1") else None,
+                self._went_out(),
                 (read_whole_number(self.score0.data), read_whole_number(self.score1.data)),
                 (
                     read_whole_number(self.stars0.data or "0"),

@@ -20,5 +20,6 @@ def init_app(app: Flask) -> None:
     app.add_template_filter(formatting.percent)
     app.add_template_filter(formatting.day)
     app.add_template_filter(formatting.moment)
+    app.add_template_filter(formatting.machine_time)
     app.add_template_filter(formatting.clock)
     app.add_template_filter(stars)

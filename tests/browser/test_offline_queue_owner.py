@@ -113,6 +113,12 @@ def _keys(screen: Screen) -> list[str]:
     )
 
 
+def _sign_out(screen: Screen) -> None:
+    """Open the header's menu and tap Sign out."""
+    screen.page.locator("header.site details.site-menu summary").click()
+    screen.page.locator("header.site form.sign-out button").click()
+
+
 def _sign_in_as(screen: Screen, name: str, then: str) -> None:
     screen.go("/login?next=" + then)
     screen.page.fill("#username", name)
@@ -205,7 +211,7 @@ def test_signing_out_asks_about_unsent_deals_then_forgets_them_and_the_cached_pa
     _record_offline(phone, 1, (140, 350))
 
     # Offline, Sign out asks first, and "Stay signed in" keeps everything.
-    phone.page.locator("header.site form.sign-out button").click()
+    _sign_out(phone)
     question = phone.page.locator("dialog.sign-out-question")
     expect(question).to_be_visible()
     expect(question).to_contain_text("not saved yet")
@@ -226,7 +232,7 @@ def test_signing_out_asks_about_unsent_deals_then_forgets_them_and_the_cached_pa
     )
     phone.context.set_offline(False)  # type: ignore[attr-defined]
     phone.page.reload()
-    phone.page.locator("header.site form.sign-out button").click()
+    _sign_out(phone)
     expect(question).to_be_visible()
     with phone.page.expect_navigation():
         question.locator("button", has_text="Discard them and sign out").click()
@@ -251,7 +257,7 @@ def test_without_a_script_signing_out_just_signs_out(browser, live_server):
     screen.sign_in()
     screen.start_game()
     with screen.page.expect_navigation():
-        screen.page.locator("header.site form.sign-out button").click()
+        _sign_out(screen)
     assert "You are signed out." in screen.text()
     assert screen.page.locator("header.site form.sign-out").count() == 0
     context.close()

@@ -137,6 +137,30 @@ def test_a_confirmation_holds_only_for_the_numbers_it_was_asked_about(table, app
         assert db.session.get(Game, game_id).deal_count == 0
 
 
+@pytest.mark.parametrize("outs", [["0", "1"], ["1", "0"], ["0", "0"]])
+def test_a_post_naming_more_than_one_player_out_is_refused_beside_the_field(table, app, outs):
+    """A radio button sends one value: ``out=0&out=1`` is a hand-made post. Not exactly one
+    player went out (RULES.md), so neither the new deal nor the fix is saved."""
+    game_id = table.start_game()
+    assert table.record(game_id, 0, (100, 50)).status_code == 302
+    fields = {"score0": "105", "score1": "55", "stars0": "0", "stars1": "0"}
+    data = MultiDict([*(("out", out) for out in outs), *fields.items()])
+    for address in (f"/games/{game_id}/deals", f"/games/{game_id}/deals/1"):
+        response = table.client.post(address, data=data)
+        assert response.status_code == 422
+        page = response.get_data(as_text=True)
+        assert "Choose the one player who went out." in page
+        went_out = page[page.index('<fieldset class="went-out') :]
+        went_out = went_out[: went_out.index("</fieldset>")]
+        assert "has-error" in went_out
+        assert 'aria-describedby="out-error"' in went_out
+        assert "Choose the one player who went out." in went_out
+    with app.app_context():
+        game = db.session.get(Game, game_id)
+        assert game.deal_count == 1
+        assert (game.total0, game.total1) == (100, 50)
+
+
 def test_player_form_trims_and_limits_names(app):
     with app.test_request_context(method="POST"):
         form = PlayerForm(formdata=MultiDict({"name": "  Ana   Maria "}))

@@ -36,6 +36,7 @@ from scorekeeper.league.charts import trend_chart
 from scorekeeper.league.forms import PlayerForm, SettleForm, StartRoundForm
 from scorekeeper.models import FINISHED, IN_PROGRESS, League, Player, Role, Season
 from scorekeeper.records import players as player_service
+from scorekeeper.records import skill
 from scorekeeper.records.leagues import ensure_default_league
 from scorekeeper.records.payment_handles import handle_of, read_handle, set_handle
 from scorekeeper.table.forms import PaymentHandleForm
@@ -44,6 +45,13 @@ from scorekeeper.web.formatting import money
 from scorekeeper.web.translation import gettext, ngettext
 
 bp = Blueprint("leagues", __name__)
+
+
+@bp.app_template_global()
+def rating_limits() -> skill.Provisional:
+    """When a rating stops being provisional: after this many games, and is again after
+    this many days away (the words of why it is provisional say them)."""
+    return skill.Provisional(games=skill.PROVISIONAL_GAMES, days_away=skill.AWAY_DAYS)
 
 
 def _id_arg(name: str) -> int | None:

@@ -113,6 +113,12 @@ class Screen:
         self.page.locator(selector).first.fill(text)
         self.taps += 1
 
+    def from_menu(self, selector: str) -> None:
+        """Tap ``selector`` in the header's menu (a ``<details>``), opening the menu first."""
+        if self.page.locator("header.site details.site-menu[open]").count() == 0:
+            self.page.click("header.site details.site-menu summary")
+        self.page.locator(f"header.site .menu-items {selector}").first.click()
+
     def sign_in(self, username: str = "admin", password: str = PASSWORD) -> None:
         self.go("/login")
         self.page.fill("#username", username)

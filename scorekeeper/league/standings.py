@@ -110,6 +110,7 @@ SORTS: dict[str, Callable[[Standing], Any]] = {
     "skunks_taken": lambda s: s.skunks_taken,
     "margin": lambda s: s.average_margin,
     "rating": lambda s: s.rating,
+    "conservative": lambda s: s.conservative,
 }
 
 

@@ -48,10 +48,15 @@ bp = Blueprint("leagues", __name__)
 
 
 @bp.app_template_global()
-def rating_limits() -> skill.Provisional:
-    """When a rating stops being provisional: after this many games, and is again after
-    this many days away (the words of why it is provisional say them)."""
-    return skill.Provisional(games=skill.PROVISIONAL_GAMES, days_away=skill.AWAY_DAYS)
+def rating_limits() -> dict[str, int]:
+    """When a rating stops being provisional (after ``games`` games) and is again (after
+    ``days_away`` days away), and how many uncertainties the conservative rating takes off
+    (``sigmas``): the words that explain them say them."""
+    return {
+        "games": skill.PROVISIONAL_GAMES,
+        "days_away": skill.AWAY_DAYS,
+        "sigmas": skill.CONSERVATIVE_SIGMAS,
+    }
 
 
 def _id_arg(name: str) -> int | None:

@@ -120,3 +120,28 @@ def test_a_past_seasons_certainty_is_read_at_its_end(app):
     assert then["Ana"].provisional is None
     assert now["Ana"].provisional.days_away > 365
     assert then["Ana"].spread < now["Ana"].spread
+
+
+def test_sorted_by_the_conservative_rating_a_newcomer_ranks_below_a_proven_player(app, table):
+    """Cleo won her two games; Ana won 10 of 14 over a year. By the Elo headline Cleo
+    is not far off; by the conservative rating (mean less three uncertainties) the
+    player the games have shown more of ranks first."""
+    play(app, [("Ana", "Ben")] * 10 + [("Ben", "Ana")] * 4 + [("Cleo", "Dan")] * 2)
+    with app.app_context():
+        league = league_by_slug("our-table").id
+        rows = standing_queries.standings(league, sort="conservative")
+    assert [row.conservative for row in rows] == sorted(
+        (row.conservative for row in rows), reverse=True
+    )
+    names = [row.name for row in rows]
+    assert names.index("Ana") < names.index("Cleo")
+    cleo = next(row for row in rows if row.name == "Cleo")
+    assert cleo.conservative == skill.points(cleo.skill.mu - 3 * cleo.skill.sigma)
+    page = table.client.get("/leagues/our-table?sort=conservative").get_data(as_text=True)
+    assert "sorted by conservative rating, highest first" in html.unescape(page)
+    shown = re.findall(r'<th scope="row" class="name"><a [^>]*>([^<]+)</a>', page)
+    assert shown == names
+    lowest = table.client.get("/leagues/our-table?sort=conservative&order=asc")
+    assert re.findall(
+        r'<th scope="row" class="name"><a [^>]*>([^<]+)</a>', lowest.get_data(as_text=True)
+    ) == list(reversed(names))

@@ -220,12 +220,41 @@ function showFirstProblem() {
   if (question) question.scrollIntoView({ block: "end" });
 }
 
+// The new-game form: each player's chance to win follows the two names as they are typed
+// (the server words it, as it does after "See the chances" without the script).
+function newGameChances() {
+  const box = document.getElementById("chances");
+  if (!box || !box.dataset.from || box.dataset.following) return;
+  const form = box.closest("form");
+  const fields = ["player0", "player1"].map((name) => form && form.elements.namedItem(name));
+  if (fields.some((field) => !field)) return;
+  box.dataset.following = "1";
+  let timer = null;
+  let asked = 0;
+  const refresh = () => {
+    const ask = ++asked;
+    const query = new URLSearchParams({ player0: fields[0].value, player1: fields[1].value });
+    fetch(`${box.dataset.from}?${query}`, { credentials: "same-origin" })
+      .then((response) => (response.ok ? response.text() : null))
+      .then((html) => {
+        if (html !== null && ask === asked && box.innerHTML.trim() !== html.trim()) box.innerHTML = html;
+      })
+      .catch(() => {}); // offline: the line stays as it was
+  };
+  fields.forEach((field) => field.addEventListener("input", () => {
+    clearTimeout(timer);
+    timer = setTimeout(refresh, 300);
+  }));
+  if (!box.textContent.trim() && fields.every((field) => field.value.trim())) refresh();
+}
+
 // Everything the script adds to a page: on load, and to a main part put in from an answer.
 function enhance(root = document) {
   showFirstProblem();
   focusTheNextTap();
   handOfWhoWentOut();
   presetFiller();
+  newGameChances();
   starSteppers();
   minusToggles();
   oneSubmitAtATime(root);

@@ -248,6 +248,101 @@ function newGameChances() {
   if (!box.textContent.trim() && fields.every((field) => field.value.trim())) refresh();
 }
 
+// Signing out: deals kept on this phone by offline.js and not yet saved are named first,
+// with their game to open while online (which sends them), to discard or to stay signed
+// in. Then the queue and the service worker's copies of pages are removed, so nobody who
+// holds the phone next sends them, or opens a private game page offline. Without this
+// script, signing out just signs out (and the server's Clear-Site-Data empties both).
+const KEPT = /^mille-unsaved-(\d+)$/;
+
+function keptOnThisPhone() {
+  const games = [];
+  for (let index = 0; window.localStorage && index < localStorage.length; index += 1) {
+    const name = localStorage.key(index);
+    if (!KEPT.test(name)) continue;
+    let list = [];
+    try { list = JSON.parse(localStorage.getItem(name) || "[]"); } catch (error) { /* unreadable: removed all the same */ }
+    if (!Array.isArray(list) || !list.length) continue;
+    const page = list.map((deal) => deal && deal.page).find((found) => typeof found === "string" && found.startsWith("/games/"));
+    games.push({ count: list.length, page });
+  }
+  return games;
+}
+
+async function forgetThisPhone() {
+  if (window.localStorage) {
+    Object.keys(localStorage).filter((name) => KEPT.test(name)).forEach((name) => localStorage.removeItem(name));
+  }
+  if (window.caches) {
+    try {
+      const names = await caches.keys();
+      await Promise.all(names.filter((name) => name.startsWith("mille-")).map((name) => caches.delete(name)));
+    } catch (error) { /* nothing kept here */ }
+  }
+}
+
+function signOutAsksFirst() {
+  const words = document.querySelector("form[data-unsent-title]");
+  if (!words || document.documentElement.dataset.signOut) return;
+  document.documentElement.dataset.signOut = "asks";
+  const text = words.dataset;
+  const signsOut = (form) => form.matches && form.matches("form.sign-out");
+  document.addEventListener("submit", async (event) => {
+    const form = event.target;
+    if (!signsOut(form) || form.dataset.asked === "1") return;
+    event.preventDefault();
+    event.stopImmediatePropagation();
+    const kept = keptOnThisPhone();
+    const leave = async () => {
+      form.dataset.asked = "1";
+      await forgetThisPhone();
+      form.submit();
+    };
+    if (!kept.length || !window.HTMLDialogElement) {
+      await leave();
+      return;
+    }
+    const dialog = document.createElement("dialog");
+    dialog.className = "sign-out-question card";
+    dialog.setAttribute("aria-labelledby", "sign-out-title");
+    const title = document.createElement("h2");
+    title.id = "sign-out-title";
+    title.textContent = text.unsentTitle;
+    const said = document.createElement("p");
+    said.textContent = text.unsentText;
+    const games = document.createElement("ul");
+    for (const game of kept) {
+      const item = document.createElement("li");
+      const words = text.unsentOpen.replace("{count}", String(game.count));
+      if (game.page) {
+        const link = document.createElement("a");
+        link.href = game.page;
+        link.textContent = words;
+        item.append(link);
+      } else item.textContent = words;
+      games.append(item);
+    }
+    const discard = document.createElement("button");
+    discard.type = "button";
+    discard.className = "danger";
+    discard.textContent = text.unsentDiscard;
+    discard.addEventListener("click", leave);
+    const stay = document.createElement("button");
+    stay.type = "button";
+    stay.className = "primary";
+    stay.textContent = text.unsentStay;
+    stay.addEventListener("click", () => dialog.close());
+    const actions = document.createElement("p");
+    actions.className = "actions";
+    actions.append(stay, discard);
+    dialog.append(title, said, games, actions);
+    dialog.addEventListener("close", () => dialog.remove());
+    document.body.append(dialog);
+    dialog.showModal();
+    stay.focus();
+  }, true);
+}
+
 // Everything the script adds to a page: on load, and to a main part put in from an answer.
 function enhance(root = document) {
   showFirstProblem();
@@ -259,6 +354,7 @@ function enhance(root = document) {
   minusToggles();
   oneSubmitAtATime(root);
   saveThroughBadConnections();
+  signOutAsksFirst();
 }
 
 document.addEventListener("DOMContentLoaded", () => enhance());

@@ -21,6 +21,7 @@ from scorekeeper.league.queries import PAGE_SIZE
 from scorekeeper.league.standings import Standing as StandingRow
 from scorekeeper.table import audit, seats
 from scorekeeper.table import service as game_service
+from scorekeeper.web.messages import set_description
 
 from .reading import Pair, omitted
 from .shapes import SEAT_DESCRIPTION
@@ -388,7 +389,7 @@ class SetCount(Answer):
     description: str
 
 
-SET_COUNT_FROM_LINE: Final = ("factor", "points", "natural_set", "description")
+SET_COUNT_FROM_LINE: Final = ("factor", "points", "natural_set")
 
 
 class Count(Answer):
@@ -417,6 +418,7 @@ class Count(Answer):
                     SetCount(
                         rank=line.card_set.rank.value,
                         cards=line.card_set.size,
+                        description=set_description(line, english=True),
                         **{name: getattr(line, name) for name in SET_COUNT_FROM_LINE},
                     )
                     for line in lines

@@ -35,6 +35,7 @@ from scorekeeper.league.transfer.plan import (
 from scorekeeper.models import Player
 from scorekeeper.records.players import clean_player_name
 from scorekeeper.values import read_json_amount, read_json_whole_number
+from scorekeeper.web.messages import problem_message
 from scorekeeper.web.translation import gettext
 
 
@@ -187,7 +188,8 @@ def _json_game(data: Any, where: str, problems: Problems) -> PlannedGame | None:
             tally = validate_tally(deal["out"], deal["scores"], deal["stars"])
         except InvalidTally as invalid:
             for problem in invalid.problems:
-                problems.add(f"{where}, deal {number}", f"{problem.field}: {problem.message}")
+                message = problem_message(problem)
+                problems.add(f"{where}, deal {number}", f"{problem.field}: {message}")
             continue
         except (KeyError, IndexError, TypeError):
             problems.add(f"{where}, deal {number}", "needs out, scores and stars.")

@@ -103,8 +103,9 @@ def test_a_refused_or_questioned_deal_says_so_where_the_page_opens(table):
     # While the question is asked, "Yes, save it as typed" is the button that leads.
     assert 'class="secondary save"' in asked
     fresh = table.page(game_id)
-    # (The words the page's scripts may show later are in hidden attributes after the card.)
-    assert "not saved" not in fresh[: fresh.index('<div id="live"')]
+    # (The words the page's scripts may show later are in hidden attributes: after the card,
+    # and on the header's sign-out form.)
+    assert "not saved" not in fresh[fresh.index('<main id="main">') : fresh.index('<div id="live"')]
     assert 'class="primary save"' in fresh
 
 

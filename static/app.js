@@ -223,6 +223,34 @@ function showFirstProblem() {
   if (question) question.scrollIntoView({ block: "end" });
 }
 
+// The new-game form: each player's chance to win follows the two names as they are typed
+// (the server words it, as it does after "See the chances" without the script).
+function newGameChances() {
+  const box = document.getElementById("chances");
+  if (!box || !box.dataset.from || box.dataset.following) return;
+  const form = box.closest("form");
+  const fields = ["player0", "player1"].map((name) => form && form.elements.namedItem(name));
+  if (fields.some((field) => !field)) return;
+  box.dataset.following = "1";
+  let timer = null;
+  let asked = 0;
+  const refresh = () => {
+    const ask = ++asked;
+    const query = new URLSearchParams({ player0: fields[0].value, player1: fields[1].value });
+    fetch(`${box.dataset.from}?${query}`, { credentials: "same-origin" })
+      .then((response) => (response.ok ? response.text() : null))
+      .then((html) => {
+        if (html !== null && ask === asked && box.innerHTML.trim() !== html.trim()) box.innerHTML = html;
+      })
+      .catch(() => {}); // offline: the line stays as it was
+  };
+  fields.forEach((field) => field.addEventListener("input", () => {
+    clearTimeout(timer);
+    timer = setTimeout(refresh, 300);
+  }));
+  if (!box.textContent.trim() && fields.every((field) => field.value.trim())) refresh();
+}
+
 // Signing out: deals kept on this phone by offline.js and not yet saved are named first,
 // with their game to open while online (which sends them), to discard or to stay signed
 // in. Then the queue and the service worker's copies of pages are removed, so nobody who
@@ -324,6 +352,7 @@ function enhance(root = document) {
   focusTheNextTap();
   handOfWhoWentOut();
   presetFiller();
+  newGameChances();
   starSteppers();
   minusToggles();
   oneSubmitAtATime(root);

@@ -35,8 +35,8 @@ from scorekeeper.league import tonight as tonight_service
 from scorekeeper.league.charts import trend_chart
 from scorekeeper.league.forms import PlayerForm, SettleForm, StartRoundForm
 from scorekeeper.models import FINISHED, IN_PROGRESS, League, Player, Role, Season
+from scorekeeper.records import chances, skill
 from scorekeeper.records import players as player_service
-from scorekeeper.records import skill
 from scorekeeper.records.leagues import ensure_default_league
 from scorekeeper.records.payment_handles import handle_of, read_handle, set_handle
 from scorekeeper.table.forms import PaymentHandleForm
@@ -216,6 +216,7 @@ def tonight(slug: str) -> str | Response | tuple[str, int]:
         players=queries.players_of(league.id),
         here={player.id for player in here},
         plan=plan,
+        chances=chances.chances_of_pairs(plan.games) if plan is not None else [],
         problem=problem,
         start=start,
         in_progress=league_service.games_of_leagues([league.id], status=IN_PROGRESS),

@@ -27,6 +27,8 @@ from scorekeeper.accounts.permissions import (
 )
 from scorekeeper.errors import Conflict, NotFound, ServiceError, StaleVersion
 from scorekeeper.models import Game, League, Role, db
+from scorekeeper.names import squeeze
+from scorekeeper.records import chances
 from scorekeeper.records import players as player_service
 from scorekeeper.records.leagues import ensure_default_league
 from scorekeeper.table import seats
@@ -81,7 +83,11 @@ def new_game(slug: str) -> str | Response:
     form = NewGameForm() if request.method == "POST" else NewGameForm.from_defaults(league.defaults)
     if request.method == "POST":
         form.take_picked_players()
-    if filled := form.refilled(
+    # "See the chances" shows each player's chance to win, starting nothing.
+    checking = request.method == "POST" and bool(request.form.get("check"))
+    if checking:
+        pass
+    elif filled := form.refilled(
         gettext("start the game"),
         player0=form.player0.data,
         player1=form.player1.data,
@@ -106,7 +112,24 @@ def new_game(slug: str) -> str | Response:
             field.errors = [error.message]
         else:
             return redirect(url_for(".game", game_id=game.id))
-    return render_template("table/new_game.html", league=league, form=form)
+    odds = None
+    if request.method == "POST":
+        odds = chances.chances_of_names(league.id, form.player0.data or "", form.player1.data or "")
+    return render_template("table/new_game.html", league=league, form=form, odds=odds)
+
+
+@bp.get("/leagues/<slug>/games/new/chances")
+def new_game_chances(slug: str) -> str:
+    """The new-game form's line of chances for the two names typed (``player0``,
+    ``player1``), for its script to put in place as they change; empty without two."""
+    league = league_or_404(slug)
+    require_role(league, Role.SCOREKEEPER)
+    odds = chances.chances_of_names(
+        league.id,
+        squeeze(request.args.get("player0", "")),
+        squeeze(request.args.get("player1", "")),
+    )
+    return render_template("table/_chances_box.html", odds=odds)
 
 
 def _play(game_id: int) -> str:

@@ -18,6 +18,7 @@ def init_app(app: Flask) -> None:
     app.add_template_filter(formatting.signed)
     app.add_template_filter(formatting.tenths)
     app.add_template_filter(formatting.percent)
+    app.add_template_filter(formatting.whole_percent)
     app.add_template_filter(formatting.day)
     app.add_template_filter(formatting.moment)
     app.add_template_filter(formatting.machine_time)

@@ -117,6 +117,11 @@ def percent(permille: int) -> str:
     return tenths(permille) + ("%" if in_english() else "\u00a0%")
 
 
+def whole_percent(value: int) -> str:
+    """A whole percentage, no decimals: ``64%`` / ``64 %``."""
+    return number(value) + ("%" if in_english() else "\u00a0%")
+
+
 def day(value: date | datetime) -> str:
     """A day: ``2025-03-14`` in English (as the score cards write it), ``14 mars 2025``."""
     if isinstance(value, datetime):

@@ -75,6 +75,7 @@ def pages_of_an_evening(app, table, auth, wikipedia_card) -> dict[str, str]:
         "player": "/leagues/our-table/players/1",
         "players": "/leagues/our-table/players",
         "tonight": "/leagues/our-table/tonight",
+        "tonight-paired": "/leagues/our-table/tonight?here=1&here=2&here=3&pair=1",
         "seasons": "/leagues/our-table/seasons",
         "import": "/leagues/our-table/import",
         "settings": "/leagues/our-table/settings",
@@ -99,6 +100,7 @@ def pages_of_an_evening(app, table, auth, wikipedia_card) -> dict[str, str]:
     pages["questioned-deal"] = table.record(playing, 0, (1500, 50))
     pages["refused-new-game"] = table.post_new_game("Ana", "")
     pages["did-you-mean"] = table.post_new_game("Carlo", "Ben", new_player0="")
+    pages["new-game-chances"] = table.post_new_game("Ana", "Ben", check="1", submit="")
     visitor = app.test_client()
     visitor.set_cookie("lang", client.get_cookie("lang").value)
     pages["sign-in"] = visitor.get("/login")

@@ -88,10 +88,12 @@
     }
     const main = document.querySelector("main");
     const before = main.querySelector(".summary");
+    const added = !note.isConnected;
     if (before) before.before(note);
     else main.prepend(note);
     // A page kept from an earlier visit: its messages ("Deal 3 saved.") are old news.
     main.querySelectorAll(".flashes").forEach((old) => { old.hidden = true; });
+    if (added) document.dispatchEvent(new Event("play:changed")); // app.js keeps the form in view
   }
 
   // The deals kept on this phone, on the card: provisional rows and totals, and what was refused.
@@ -276,6 +278,7 @@
       else main.prepend(note);
     }
     note.replaceChildren(element("p", "reason", reason));
+    document.dispatchEvent(new Event("play:changed"));
     if (signIn) {
       const link = element("a", "", text.signInAgain);
       link.href = text.signIn;

@@ -310,6 +310,45 @@ class Standing(Answer):
         return cls(player=standing.name, **counts)
 
 
+InvitedRole = Literal["viewer", "scorekeeper"]
+
+
+class Invitation(Answer):
+    """An open invitation link: single-use, open until it expires (7 days) unless
+    withdrawn. Its token is never shown again: only a SHA-256 of it is kept."""
+
+    id: int
+    role: InvitedRole
+    created_by: Annotated[str | None, Field(description="The admin's username.")]
+    created_at: Time
+    expires_at: Time
+
+    @classmethod
+    def fields_of(cls, invitation: models.Invitation) -> dict[str, Any]:
+        return {
+            "id": invitation.id,
+            "role": invitation.role_enum.name.lower(),
+            "created_by": invitation.created_by.username if invitation.created_by else None,
+            "created_at": invitation.created_at,
+            "expires_at": invitation.expires_at,
+        }
+
+    @classmethod
+    def of(cls, invitation: models.Invitation) -> "Invitation":
+        return cls(**cls.fields_of(invitation))
+
+
+class CreatedInvitation(Invitation):
+    """A new invitation, with its token and link: shown this once, never again."""
+
+    token: Annotated[str, Field(description="256 random bits; shown once, only its hash kept.")]
+    url: Annotated[str, Field(description="The link to send: whoever opens it joins.")]
+
+    @classmethod
+    def made(cls, invitation: models.Invitation, token: str, url: str) -> "CreatedInvitation":
+        return cls(**cls.fields_of(invitation), token=token, url=url)
+
+
 class Event(Answer):
     action: str
     summary: str

@@ -219,6 +219,17 @@ class NewPlayer(Shape):
     name: Annotated[str, PlainValidator(name("name", MAX_NAME_LENGTH)), *NAMED]
 
 
+class NewInvitation(Shape):
+    """A new invitation link to a league."""
+
+    what = "a new invitation"
+    role: Annotated[
+        Literal["viewer", "scorekeeper"],
+        says("role must be viewer or scorekeeper: an invitation makes no league admin."),
+        Field(description="The role whoever uses the link joins with."),
+    ]
+
+
 # Query arguments ---------------------------------------------------------------------
 
 

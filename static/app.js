@@ -112,7 +112,10 @@ function saveThroughBadConnections() {
           return;
         }
         if ((response.headers.get("Content-Type") || "").startsWith("text/html")) {
-          showAnswer(await response.text(), response.ok ? form.dataset.next : null);
+          // Only a saved deal moves the address on; a question or a refusal stays where
+          // it was asked (the Fix page keeps its own address, and what was typed).
+          const saved = response.headers.get("X-Deal-Saved") === "1";
+          showAnswer(await response.text(), saved ? form.dataset.next : null);
           return;
         }
         form.dataset.plain = "1";

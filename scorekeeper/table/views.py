@@ -257,8 +257,13 @@ def record_deal(game_id: int) -> tuple[str, int] | Response:
         flash(gettext("That deal was already saved; it was not recorded twice."))
     if request.headers.get("X-Requested-With") == "fetch":
         # The page's script asked (static/app.js): the game page the redirect would lead
-        # to, in this one answer — a phone on a weak signal waits once, not twice.
-        return _render_game(saved.game, saved=saved)
+        # to, in this one answer — a phone on a weak signal waits once, not twice. The
+        # script takes the address it leads to only from an answer that says it is saved
+        # (a question is a 200 too, and stays at the address it was asked from).
+        page, status = _render_game(saved.game, saved=saved)
+        answer = make_response(page, status)
+        answer.headers["X-Deal-Saved"] = "1"
+        return answer
     return redirect(_play(game_id))
 
 
@@ -270,6 +275,7 @@ def edit_deal(game_id: int, number: int) -> tuple[str, int] | Response:
         abort(404)
     form = DealForm()
     form.name_seats((game.player0.name, game.player1.name))
+    form.accepted = game.deals[number - 1].tally
     if request.method == "GET":
         form.fill(game.deals[number - 1].tally, game.deals[number - 1].counted)
         form.version.data = str(game.version)
@@ -286,7 +292,9 @@ def edit_deal(game_id: int, number: int) -> tuple[str, int] | Response:
     flash(gettext("Deal %(number)s corrected; every total after it is recomputed.", number=number))
     if form.cards_dropped:
         flash(str(CARDS_DROPPED))
-    return redirect(_play(game_id))
+    # The game page's own address, not #play: the correction is seen on the card, and the
+    # address is one to keep.
+    return redirect(url_for(".game", game_id=game_id))
 
 
 def _render_fix(

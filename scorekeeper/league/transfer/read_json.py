@@ -145,22 +145,28 @@ def _list(data: dict[str, Any], key: str, problems: Problems) -> list[Any]:
     return value
 
 
+def _json_rules(data: Any) -> tuple[Rules, Stakes]:
+    """A game's rules and stakes as the export writes them (KeyError, ValueError… if not)."""
+    rules = Rules(
+        target=read_json_whole_number(data["rules"]["target"]),
+        progressive=bool(data["rules"]["progressive"]),
+        natural_needed=bool(data["rules"]["natural_needed"]),
+        skunk=SkunkRule(data["rules"]["skunk"]),
+        difference=DifferenceRule(data["rules"]["difference"]),
+    )
+    stakes = Stakes(
+        small=read_json_amount(data["stakes"]["small"]),
+        big=read_json_amount(data["stakes"]["big"]),
+    )
+    return rules, stakes
+
+
 def _json_game(data: Any, where: str, problems: Problems) -> PlannedGame | None:
     before = len(problems.found)
     try:
         where = f"{where} (id {read_json_whole_number(data['id'])})" if "id" in data else where
         players = (str(data["players"][0]), str(data["players"][1]))
-        rules = Rules(
-            target=read_json_whole_number(data["rules"]["target"]),
-            progressive=bool(data["rules"]["progressive"]),
-            natural_needed=bool(data["rules"]["natural_needed"]),
-            skunk=SkunkRule(data["rules"]["skunk"]),
-            difference=DifferenceRule(data["rules"]["difference"]),
-        )
-        stakes = Stakes(
-            small=read_json_amount(data["stakes"]["small"]),
-            big=read_json_amount(data["stakes"]["big"]),
-        )
+        rules, stakes = _json_rules(data)
         dealer = Seat(read_json_whole_number(data["first_dealer"]))
         created_at = datetime.fromisoformat(data["created_at"])
         finished_at = _optional_moment(data.get("finished_at"))
@@ -183,6 +189,20 @@ def _json_game(data: Any, where: str, problems: Problems) -> PlannedGame | None:
         problems.add(where, "the two players are the same player.")
     game = PlannedGame(where, names, rules, stakes, dealer, [], created_at, finished_at, paid_at)
     game.paid_by = data.get("paid_by") if isinstance(data.get("paid_by"), str) else None
+    _read_json_deals(game, deals, where, problems)
+    if len(problems.found) > before:
+        return None
+    try:
+        card = game.card
+    except DealAfterEnd as error:
+        problems.add(f"{where}, deal {error.ended_at + 1}", str(error))
+        return None
+    _check_json_outcome(data, game, card, where, problems)
+    return game
+
+
+def _read_json_deals(game: PlannedGame, deals: list[Any], where: str, problems: Problems) -> None:
+    """Each deal's tally, checked, and what else it keeps, into ``game``."""
     for number, deal in enumerate(deals, start=1):
         try:
             tally = validate_tally(deal["out"], deal["scores"], deal["stars"])
@@ -198,15 +218,6 @@ def _json_game(data: Any, where: str, problems: Problems) -> PlannedGame | None:
         game.deal_extras.append(
             _deal_extras(deal, game.created_at, f"{where}, deal {number}", problems)
         )
-    if len(problems.found) > before:
-        return None
-    try:
-        card = game.card
-    except DealAfterEnd as error:
-        problems.add(f"{where}, deal {error.ended_at + 1}", str(error))
-        return None
-    _check_json_outcome(data, game, card, where, problems)
-    return game
 
 
 def _deal_extras(

@@ -13,7 +13,7 @@ job                       how                                  beside
 ========================  ===================================  ==========================
 backup (JSON)             ``ops.backup.backup("x.json")``      ``pg_dump -Fc`` /
                                                                ``sqlite3 .backup``
-restore (JSON)            ``ops.backup.restore("x.json")``     ``pg_restore`` /
+restore (JSON)            ``ops.restore.restore("x.json")``    ``pg_restore`` /
                           into a new, migrated database        ``sqlite3 .restore``
 backup, restore (copy)    the same with an SQLite file         ``sqlite3 .backup`` /
                           (SQLite only)                        ``.restore``
@@ -125,9 +125,9 @@ def _backup(url: str, file: str) -> tuple[float, str]:
 
 
 def _restore(url: str, file: str) -> tuple[float, str]:
-    from scorekeeper.ops import backup
+    from scorekeeper.ops import restore
 
-    return _app_job(url, lambda: backup.restore(file))
+    return _app_job(url, lambda: restore.restore(file))
 
 
 def _export(url: str, file: str, kind: str) -> tuple[float, str]:

@@ -112,7 +112,10 @@ function saveThroughBadConnections() {
           return;
         }
         if ((response.headers.get("Content-Type") || "").startsWith("text/html")) {
-          showAnswer(await response.text(), response.ok ? form.dataset.next : null);
+          // Only a saved deal moves the address on; a question or a refusal stays where
+          // it was asked (the Fix page keeps its own address, and what was typed).
+          const saved = response.headers.get("X-Deal-Saved") === "1";
+          showAnswer(await response.text(), saved ? form.dataset.next : null);
           return;
         }
         form.dataset.plain = "1";
@@ -185,6 +188,46 @@ function focusTheNextTap() {
   next.focus({ preventScroll: true });
 }
 
+// The deal form, whole on the screen: who went out, both scores, every star control and
+// Save. On a short screen (360×640, 320×568) the sticky Save bar would otherwise sit over
+// the star steppers below it. After the page opens, after every save, and whenever a
+// message or the offline banner is put above the form, the page scrolls just enough for
+// Save's own place in the form (not its pinned one) to be on screen, never so far that who
+// went out leaves the top. A refused save is left where its problem is shown.
+function fitTheDealForm(event) {
+  const form = document.querySelector("main form.deal-form");
+  const bar = form && form.querySelector(".actions");
+  const first = form && form.querySelector("fieldset.went-out");
+  if (!bar || !first) return;
+  if (document.querySelector('main [aria-invalid="true"], main .confirm, main .stale')) return;
+  const view = window.visualViewport ? window.visualViewport.height : window.innerHeight;
+  // Where the bar is in the form, measured without its pinning (no paint in between).
+  bar.style.position = "static";
+  const bottom = bar.getBoundingClientRect().bottom;
+  bar.style.position = "";
+  const top = first.getBoundingClientRect().top;
+  // A change while the scorekeeper reads elsewhere on the page (the card, the history)
+  // doesn't pull the page back to the form.
+  if (event && event.type === "play:changed" && (top > view || bottom < 0)) return;
+  const needed = Math.min(bottom - view, top);
+  if (needed > 0) window.scrollBy(0, Math.ceil(needed) + 1);
+}
+
+// Where an on-screen keyboard shrinks the visual viewport without resizing the page (iOS
+// Safari; Chrome resizes it, per the viewport meta), Save is lifted above the keyboard.
+function saveBarFollowsTheKeyboard() {
+  const viewport = window.visualViewport;
+  if (!viewport || document.documentElement.dataset.keyboard) return;
+  document.documentElement.dataset.keyboard = "followed";
+  const follow = () => {
+    const hidden = Math.max(0, window.innerHeight - viewport.height - viewport.offsetTop);
+    document.documentElement.style.setProperty("--keyboard", `${Math.round(hidden)}px`);
+  };
+  viewport.addEventListener("resize", follow);
+  viewport.addEventListener("scroll", follow);
+  follow();
+}
+
 // Counting help: the hand of the player who went out is empty, so it is
 // hidden once that player is chosen (unless something was typed into it).
 function handOfWhoWentOut() {
@@ -220,16 +263,145 @@ function showFirstProblem() {
   if (question) question.scrollIntoView({ block: "end" });
 }
 
+// The new-game form: each player's chance to win follows the two names as they are typed
+// (the server words it, as it does after "See the chances" without the script).
+function newGameChances() {
+  const box = document.getElementById("chances");
+  if (!box || !box.dataset.from || box.dataset.following) return;
+  const form = box.closest("form");
+  const fields = ["player0", "player1"].map((name) => form && form.elements.namedItem(name));
+  if (fields.some((field) => !field)) return;
+  box.dataset.following = "1";
+  let timer = null;
+  let asked = 0;
+  const refresh = () => {
+    const ask = ++asked;
+    const query = new URLSearchParams({ player0: fields[0].value, player1: fields[1].value });
+    fetch(`${box.dataset.from}?${query}`, { credentials: "same-origin" })
+      .then((response) => (response.ok ? response.text() : null))
+      .then((html) => {
+        if (html !== null && ask === asked && box.innerHTML.trim() !== html.trim()) box.innerHTML = html;
+      })
+      .catch(() => {}); // offline: the line stays as it was
+  };
+  fields.forEach((field) => field.addEventListener("input", () => {
+    clearTimeout(timer);
+    timer = setTimeout(refresh, 300);
+  }));
+  if (!box.textContent.trim() && fields.every((field) => field.value.trim())) refresh();
+}
+
+// Signing out: deals kept on this phone by offline.js and not yet saved are named first,
+// with their game to open while online (which sends them), to discard or to stay signed
+// in. Then the queue and the service worker's copies of pages are removed, so nobody who
+// holds the phone next sends them, or opens a private game page offline. Without this
+// script, signing out just signs out (and the server's Clear-Site-Data empties both).
+const KEPT = /^mille-unsaved-(\d+)$/;
+
+function keptOnThisPhone() {
+  const games = [];
+  for (let index = 0; window.localStorage && index < localStorage.length; index += 1) {
+    const name = localStorage.key(index);
+    if (!KEPT.test(name)) continue;
+    let list = [];
+    try { list = JSON.parse(localStorage.getItem(name) || "[]"); } catch (error) { /* unreadable: removed all the same */ }
+    if (!Array.isArray(list) || !list.length) continue;
+    const page = list.map((deal) => deal && deal.page).find((found) => typeof found === "string" && found.startsWith("/games/"));
+    games.push({ count: list.length, page });
+  }
+  return games;
+}
+
+async function forgetThisPhone() {
+  if (window.localStorage) {
+    Object.keys(localStorage).filter((name) => KEPT.test(name)).forEach((name) => localStorage.removeItem(name));
+  }
+  if (window.caches) {
+    try {
+      const names = await caches.keys();
+      await Promise.all(names.filter((name) => name.startsWith("mille-")).map((name) => caches.delete(name)));
+    } catch (error) { /* nothing kept here */ }
+  }
+}
+
+function signOutAsksFirst() {
+  const words = document.querySelector("form[data-unsent-title]");
+  if (!words || document.documentElement.dataset.signOut) return;
+  document.documentElement.dataset.signOut = "asks";
+  const text = words.dataset;
+  const signsOut = (form) => form.matches && form.matches("form.sign-out");
+  document.addEventListener("submit", async (event) => {
+    const form = event.target;
+    if (!signsOut(form) || form.dataset.asked === "1") return;
+    event.preventDefault();
+    event.stopImmediatePropagation();
+    const kept = keptOnThisPhone();
+    const leave = async () => {
+      form.dataset.asked = "1";
+      await forgetThisPhone();
+      form.submit();
+    };
+    if (!kept.length || !window.HTMLDialogElement) {
+      await leave();
+      return;
+    }
+    const dialog = document.createElement("dialog");
+    dialog.className = "sign-out-question card";
+    dialog.setAttribute("aria-labelledby", "sign-out-title");
+    const title = document.createElement("h2");
+    title.id = "sign-out-title";
+    title.textContent = text.unsentTitle;
+    const said = document.createElement("p");
+    said.textContent = text.unsentText;
+    const games = document.createElement("ul");
+    for (const game of kept) {
+      const item = document.createElement("li");
+      const words = text.unsentOpen.replace("{count}", String(game.count));
+      if (game.page) {
+        const link = document.createElement("a");
+        link.href = game.page;
+        link.textContent = words;
+        item.append(link);
+      } else item.textContent = words;
+      games.append(item);
+    }
+    const discard = document.createElement("button");
+    discard.type = "button";
+    discard.className = "danger";
+    discard.textContent = text.unsentDiscard;
+    discard.addEventListener("click", leave);
+    const stay = document.createElement("button");
+    stay.type = "button";
+    stay.className = "primary";
+    stay.textContent = text.unsentStay;
+    stay.addEventListener("click", () => dialog.close());
+    const actions = document.createElement("p");
+    actions.className = "actions";
+    actions.append(stay, discard);
+    dialog.append(title, said, games, actions);
+    dialog.addEventListener("close", () => dialog.remove());
+    document.body.append(dialog);
+    dialog.showModal();
+    stay.focus();
+  }, true);
+}
+
 // Everything the script adds to a page: on load, and to a main part put in from an answer.
 function enhance(root = document) {
   showFirstProblem();
   focusTheNextTap();
   handOfWhoWentOut();
   presetFiller();
+  newGameChances();
   starSteppers();
   minusToggles();
   oneSubmitAtATime(root);
   saveThroughBadConnections();
+  signOutAsksFirst();
+  fitTheDealForm(); // once the buttons above are in place: they make the form taller
+  saveBarFollowsTheKeyboard();
 }
 
 document.addEventListener("DOMContentLoaded", () => enhance());
+// offline.js put its banner, or live.js a new card, above the form: keep the form in view.
+document.addEventListener("play:changed", fitTheDealForm);

@@ -141,6 +141,8 @@
         if (page.ok && !leaving) swapIn(await page.text());
       } else if (response.status === 404 && live.dataset.gone) {
         gone(); // a seat's link stopped: the card leaves this phone too
+      } else if ([401, 403, 404].includes(response.status)) {
+        stop(); // signed out, or no longer a member: asking again won't change it
       }
     } catch (error) {
       // No network: try again at the next tick (offline.js says so on the page).

@@ -7,6 +7,11 @@
 // What the server refuses (the game changed on another phone, it ended) stays here
 // with the server's reason, to record again or discard. Everything else on the card
 // (circles, stars, the end, who pays) is the server's, after sending.
+// A kept deal belongs to whoever kept it: it carries the page's opaque key of the
+// signed-in user (<body data-owner>) and is sent on its own only in a session of that
+// same user, as the server's fresh page says. A deal kept by someone else, or planted in
+// the storage, is shown with a choice: send it as me, or discard it. When the session
+// has ended the page says "Sign in again" and stops trying until it is opened again.
 // Without this script the page works as before.
 "use strict";
 
@@ -18,6 +23,9 @@
   const STORE = `mille-unsaved-${gameId}`;
   let offline = !navigator.onLine;
   let sending = false;
+  // Whose deals are sent: the signed-in user of this page, then of the server's fresh page.
+  let owner = document.body.dataset.owner || "";
+  let stopped = false; // the session ended, or the server refuses this page: no more tries
 
   // The service worker, registered from the site's root so it covers the game pages.
   if ("serviceWorker" in navigator && text.worker) {
@@ -80,10 +88,102 @@
     }
     const main = document.querySelector("main");
     const before = main.querySelector(".summary");
+    const added = !note.isConnected;
     if (before) before.before(note);
     else main.prepend(note);
     // A page kept from an earlier visit: its messages ("Deal 3 saved.") are old news.
     main.querySelectorAll(".flashes").forEach((old) => { old.hidden = true; });
+    if (added) document.dispatchEvent(new Event("play:changed")); // app.js keeps the form in view
+  }
+
+  // Each element showing the game's state keeps the server's own content while it shows
+  // the provisional one, and gets it back once nothing is kept.
+  function provisional(shown, parts) {
+    if (!shown) return;
+    if (parts === null) {
+      if (shown.dataset.server === undefined) return;
+      shown.innerHTML = shown.dataset.server; // what the server had put there, as it was
+      delete shown.dataset.server;
+      shown.classList.remove("not-yet-saved");
+      return;
+    }
+    if (shown.dataset.server === undefined) shown.dataset.server = shown.innerHTML;
+    shown.replaceChildren(...parts);
+    shown.classList.add("not-yet-saved");
+  }
+  function mark() { return element("span", "not-saved-mark", text.notSaved); }
+  function counted(n, kind) {
+    const form = new Intl.PluralRules(document.documentElement.lang || "en").select(n) === "one" ? "One" : "Other";
+    return text[`${kind}${form}`].replace("{num}", number(n));
+  }
+
+  // The game as it would be with the kept deals: totals, stars, chapeaux, progress, who
+  // deals next and the card's Total, each marked "not yet saved" in words (read out too).
+  // With nothing kept, the server's own state is put back.
+  function showState(card, waiting) {
+    const state = {
+      totals: [0, 1].map((seat) => Number(card.dataset[`total${seat}`] || 0)),
+      stars: [0, 1].map((seat) => Number(card.dataset[`stars${seat}`] || 0)),
+      chapeaux: [0, 1].map((seat) => Number(card.dataset[`chapeaux${seat}`] || 0)),
+    };
+    for (const deal of waiting) {
+      for (const seat of [0, 1]) {
+        state.totals[seat] += deal[`score${seat}`];
+        state.stars[seat] += deal[`stars${seat}`];
+        if (String(seat) !== String(deal.out) && deal[`score${seat}`] < 0) state.chapeaux[seat] += 1;
+      }
+    }
+    const kept = waiting.length > 0;
+    const target = Number(card.dataset.target || 0);
+    for (const seat of [0, 1]) {
+      const total = document.querySelector(`main .summary .player-total.seat${seat} .total`);
+      const words = total && total.querySelector(".sr");
+      provisional(total, kept ? [words ? words.cloneNode(true) : "", number(state.totals[seat]), " ", mark()] : null);
+      const stars = document.querySelector(`main .summary .player-total.seat${seat} .star-count`);
+      const glyphs = element("span", "stars", "★".repeat(state.stars[seat]));
+      glyphs.setAttribute("aria-hidden", "true");
+      provisional(stars, kept ? [counted(state.stars[seat], "star"), ...(state.stars[seat] ? [" ", glyphs] : [])] : null);
+      const chapeaux = document.querySelector(`main .summary .player-total.seat${seat} .chapeau-count`);
+      provisional(chapeaux, kept ? [counted(state.chapeaux[seat], "chapeau"), " ", mark()] : null);
+      const progress = document.querySelector(`main .summary .player-total.seat${seat} .progress`);
+      if (progress && target) {
+        if (kept) {
+          if (progress.dataset.serverText === undefined) {
+            progress.dataset.serverText = progress.getAttribute("aria-valuetext") || "";
+            progress.dataset.serverNow = progress.getAttribute("aria-valuenow") || "";
+          }
+          const total = state.totals[seat];
+          progress.setAttribute("aria-valuenow", String(Math.min(Math.max(total, 0), target)));
+          progress.setAttribute("aria-valuetext", `${text.progressText.replace("{total}", number(total)).replace("{target}", number(target))} (${text.notSaved})`);
+          progress.classList.add("not-yet-saved");
+        } else if (progress.dataset.serverText !== undefined) {
+          progress.setAttribute("aria-valuetext", progress.dataset.serverText);
+          progress.setAttribute("aria-valuenow", progress.dataset.serverNow);
+          delete progress.dataset.serverText;
+          delete progress.dataset.serverNow;
+          progress.classList.remove("not-yet-saved");
+        }
+        const value = Number(progress.getAttribute("aria-valuenow"));
+        const bar = progress.querySelector(".bar");
+        if (bar) bar.className = `bar w${Math.floor(Math.min(Math.max(value * 100 / target, 0), 100) / 5) * 5}`;
+      }
+      const foot = document.querySelectorAll("main .scorecard tfoot td .total")[seat];
+      provisional(foot, kept ? [number(state.totals[seat]), " ", mark()] : null);
+    }
+    // Who deals next: the deal alternates, so each kept deal hands it on.
+    const dealer = document.querySelector("main .summary .next-dealer");
+    if (dealer && card.dataset.status === "in_progress") {
+      const seat = (Number(card.dataset.nextDealer || 0) + waiting.length) % 2;
+      const [before, after] = text.dealsNext.replace("{number}", number(Number(card.dataset.deals || 0) + waiting.length + 1)).split("{name}");
+      const name = element("strong", "", text[`player${seat}`]);
+      const plain = (words) => (words || "").replace(/<\/?strong>/g, "");
+      provisional(dealer, kept ? [plain(before), name, plain(after), " ", mark()] : null);
+    }
+    // "No deal yet" is not so any more; the messages of the page as it loaded are old news.
+    document.querySelectorAll("main .scorecard > p.muted, main .flashes, #live-status").forEach((old) => {
+      if (kept) old.hidden = true;
+      else if (old.matches(".scorecard > p.muted")) old.hidden = false;
+    });
   }
 
   // The deals kept on this phone, on the card: provisional rows and totals, and what was refused.
@@ -95,8 +195,11 @@
     if (!card) return;
     let totals = [Number(card.dataset.total0 || 0), Number(card.dataset.total1 || 0)];
     let count = Number(card.dataset.deals || 0);
-    const waiting = list.filter((deal) => !deal.reason);
+    const mine = (deal) => Boolean(owner) && deal.owner === owner;
+    const waiting = list.filter((deal) => !deal.reason && mine(deal));
     const refused = list.filter((deal) => deal.reason);
+    const others = list.filter((deal) => !deal.reason && !mine(deal));
+    showState(card, waiting);
     if (form) {
       const heading = form.querySelector("h2");
       // "Deal 4" while two are kept; its own words back once they are sent.
@@ -152,28 +255,50 @@
       item.append(element("p", "", `${text.refusedTitle} ${number(deal.score0)} / ${number(deal.score1)}`), element("p", "reason", deal.reason));
       const again = element("button", "secondary", text.recordAgain);
       again.type = "button";
-      again.addEventListener("click", () => {
-        const current = load();
-        const found = current.find((kept) => kept.token === deal.token);
-        if (!found) return;
-        found.reason = "";
-        found.again = true; // sent against the card as it is now, answering its question
-        store(current);
-        render();
-        send();
-      });
-      const drop = element("button", "secondary", text.discard);
-      drop.type = "button";
-      drop.addEventListener("click", () => {
-        store(load().filter((kept) => kept.token !== deal.token));
-        render();
-      });
-      item.append(again, drop);
+      item.append(...choices(deal, text.recordAgain));
+      section.append(item);
+    }
+    // Kept by someone else (or by nobody this page knows): never sent unless chosen here.
+    for (const deal of others) {
+      const item = element("div", "foreign flash flash-error");
+      item.setAttribute("role", "alert");
+      item.append(element("p", "", `${text.foreignTitle} ${number(deal.score0)} / ${number(deal.score1)}`), element("p", "reason", text.foreign));
+      item.append(...choices(deal, text.sendAsMe));
       section.append(item);
     }
     const place = document.querySelector("main .scorecard");
     if (place) place.before(section);
     else document.querySelector("main").append(section);
+  }
+
+  // The two choices for a deal that is not sent on its own: send it (as the signed-in
+  // user, against the card as it is now), or discard it.
+  function choices(deal, sendWords) {
+    const buttons = [];
+    if (owner) {
+      const again = element("button", "secondary", sendWords);
+      again.type = "button";
+      again.addEventListener("click", () => {
+        const current = load();
+        const found = current.find((kept) => kept.token === deal.token);
+        if (!found) return;
+        found.reason = "";
+        found.owner = owner; // chosen by the one signed in: now theirs to send
+        found.again = true; // sent against the card as it is now, answering its question
+        store(current);
+        render();
+        send();
+      });
+      buttons.push(again);
+    }
+    const drop = element("button", "secondary", text.discard);
+    drop.type = "button";
+    drop.addEventListener("click", () => {
+      store(load().filter((kept) => kept.token !== deal.token));
+      render();
+    });
+    buttons.push(drop);
+    return buttons;
   }
 
   // A deal saved offline: kept, with a token of its own and the version it was typed on.
@@ -185,7 +310,7 @@
       token: newToken(), out: chosen ? chosen.value : "",
       score0: whole(read("score0")), score1: whole(read("score1")),
       stars0: whole(read("stars0") || "0"), stars1: whole(read("stars1") || "0"),
-      reason: "",
+      reason: "", owner, page: text.page,
     };
     if (deal.out === "" || deal.score0 === null || deal.score1 === null || deal.stars0 === null || deal.stars1 === null) {
       say(form, text.incomplete);
@@ -194,7 +319,7 @@
     const list = load();
     const card = live();
     // Typed on the card plus the deals kept before it: each is the next version.
-    deal.version = Number(card ? card.dataset.version : 0) + list.filter((kept) => !kept.reason).length;
+    deal.version = Number(card ? card.dataset.version : 0) + list.filter((kept) => !kept.reason && kept.owner === owner).length;
     list.push(deal);
     store(list);
     form.reset();
@@ -219,21 +344,70 @@
   function reasonIn(html) {
     const page = new DOMParser().parseFromString(html, "text/html");
     const parts = [];
-    page.querySelectorAll("main .stale, main .flash-error, main .confirm, main .error").forEach((found) => {
+    page.querySelectorAll("main .stale, main .flash-error, main .confirm, main .error, main .refusal").forEach((found) => {
       const words = found.textContent.replace(/\s+/g, " ").trim();
       if (words && !parts.some((part) => part.includes(words))) parts.push(words);
     });
     return parts.join(" ") || text.refusedTitle;
   }
 
+  // The session ended (or the server refuses this page): say so, with the server's reason
+  // and a way to sign in again, and stop trying until the page is opened again. The kept
+  // deals stay on this phone, not yet saved.
+  function stop(reason, signIn) {
+    stopped = true;
+    offline = false;
+    banner();
+    let note = document.getElementById("offline-stopped");
+    if (!note) {
+      note = element("div", "offline-stopped flash flash-error");
+      note.id = "offline-stopped";
+      note.setAttribute("role", "alert");
+      const main = document.querySelector("main");
+      const before = main.querySelector(".summary");
+      if (before) before.before(note);
+      else main.prepend(note);
+    }
+    note.replaceChildren(element("p", "reason", reason));
+    document.dispatchEvent(new Event("play:changed"));
+    if (signIn) {
+      const link = element("a", "", text.signInAgain);
+      link.href = text.signIn;
+      note.append(element("p", "", ""));
+      note.lastChild.append(link);
+    }
+  }
+
+  // The words of an error page (401, 403, 404): its heading and its sentence.
+  function errorIn(html) {
+    const page = new DOMParser().parseFromString(html, "text/html");
+    const words = [page.querySelector("main h1"), page.querySelector("main .refusal")]
+      .filter(Boolean).map((found) => found.textContent.replace(/\s+/g, " ").trim());
+    return words.join(": ");
+  }
+
   async function send() {
-    if (sending) return;
-    if (!load().some((deal) => !deal.reason)) return;
+    if (sending || stopped) return;
+    if (!load().some((deal) => !deal.reason && deal.owner === owner && owner)) return;
     sending = true;
     let saved = 0; // deals this round recorded: each moved the game's version on by one
+    let refused = ""; // the token of a deal the server refused this round
     try {
-      // A fresh page for a fresh CSRF token and the version the card is at now.
-      const page = await fetch(text.page, { cache: "no-store", credentials: "same-origin" });
+      // A fresh page for a fresh CSRF token, the version the card is at now, and who is
+      // signed in now. A redirect (to signing in) or a 401 is a session that has ended.
+      const page = await fetch(text.page, { cache: "no-store", credentials: "same-origin", redirect: "manual" });
+      if (page.type === "opaqueredirect" || page.status === 401) {
+        stop(text.sessionEnded, true);
+        return;
+      }
+      if (page.status === 403 || page.status === 404) {
+        // A private game is hidden (404) from whoever is not signed in: its page says who is.
+        const html = await page.text();
+        const signedIn = new DOMParser().parseFromString(html, "text/html").body.dataset.owner;
+        if (signedIn) stop(errorIn(html) || text.refusedTitle, false);
+        else stop(text.sessionEnded, true);
+        return;
+      }
       if (!page.ok) throw new Error(String(page.status));
       const fresh = new DOMParser().parseFromString(await page.text(), "text/html");
       const csrf = fresh.querySelector('input[name="csrf_token"]');
@@ -241,8 +415,14 @@
       const current = freshLive ? Number(freshLive.dataset.version) : 0;
       offline = false;
       banner();
+      // Signed out (a public game reads without signing in), or someone else signed in.
+      owner = fresh.body ? fresh.body.dataset.owner || "" : "";
+      if (!owner) {
+        stop(text.sessionEnded, true);
+        return;
+      }
       for (const deal of load()) {
-        if (deal.reason) continue;
+        if (deal.reason || deal.owner !== owner) continue; // someone else's: only by a choice
         const data = new FormData();
         data.set("csrf_token", csrf ? csrf.value : "");
         data.set("token", deal.token);
@@ -255,14 +435,21 @@
         const response = await fetch(text.post, {
           method: "POST", body: data, credentials: "same-origin", redirect: "manual",
         });
+        if (response.status === 401) {
+          // Ended between the page and the save: the deal stays kept, to send once signed in.
+          stop(errorIn(await response.text()) || text.sessionEnded, true);
+          break;
+        }
         const list = load();
         const index = list.findIndex((kept) => kept.token === deal.token);
         if (response.type === "opaqueredirect") {
           if (index >= 0) list.splice(index, 1); // saved (or found already saved): the server's now
           saved += 1;
         } else if (index >= 0) {
-          list[index].reason = reasonIn(await response.text());
+          const html = await response.text();
+          list[index].reason = response.status === 403 ? errorIn(html) || reasonIn(html) : reasonIn(html);
           list[index].again = false;
+          refused = deal.token;
         }
         store(list);
         if (response.type !== "opaqueredirect") break; // the later ones were typed after it
@@ -274,21 +461,21 @@
       sending = false;
     }
     // Mark the later ones as held by the refused one, in words.
-    const list = load();
-    const refusedAt = list.findIndex((deal) => deal.reason);
-    if (refusedAt >= 0) {
-      list.forEach((deal, index) => { if (index > refusedAt && !deal.reason) deal.reason = text.heldBack; });
+    if (refused) {
+      const list = load();
+      const refusedAt = list.findIndex((deal) => deal.token === refused);
+      list.forEach((deal, index) => { if (index > refusedAt && !deal.reason && deal.owner === owner) deal.reason = text.heldBack; });
       store(list);
     }
     // The server's card, with the server's circles, stars, end and settlement.
-    if (saved || refusedAt >= 0) window.location.reload();
+    if (saved || refused) window.location.reload();
     else render();
   }
 
   // Offline, a deal form's Save keeps the deal here; the other changes need the network.
   document.addEventListener("submit", (event) => {
     const form = event.target;
-    if (!offline) return;
+    if (!offline || form.matches("form.sign-out")) return; // app.js asks about the kept deals
     event.preventDefault();
     event.stopImmediatePropagation();
     if (form.matches("form.deal-form") && /\/deals$/.test(new URL(form.action).pathname)) keep(form);
@@ -312,8 +499,8 @@
     note.focus();
   }
 
-  function wentOffline() { offline = true; banner(); }
-  function cameBack() { offline = false; banner(); send(); }
+  function wentOffline() { if (!stopped) { offline = true; banner(); } }
+  function cameBack() { if (stopped) return; offline = false; banner(); send(); }
   window.addEventListener("offline", wentOffline);
   window.addEventListener("online", cameBack);
   // live.js swapped a new card in: show the kept deals on it again.
@@ -329,7 +516,7 @@
     }
   });
   // The network can come back without an "online" event (the server was down): try now and then.
-  window.setInterval(() => { if (!document.hidden && navigator.onLine && load().some((deal) => !deal.reason)) send(); }, 5000);
+  window.setInterval(() => { if (!stopped && !document.hidden && navigator.onLine) send(); }, 5000);
 
   banner();
   render();

@@ -1,23 +1,34 @@
 // The service worker (served as /sw.js): a game page opened once opens again without
 // a network, with the app's assets. Network first, so the card is never older than it
 // must be; the cache only answers when the network does not. What the page refers to
-// is cached by its address, whatever it is (a fingerprinted /static/ URL included).
+// is cached by its address, whatever it is: a fingerprinted /static/ URL keeps its
+// "?v=" (an old script and a new one never share one slot). A game page the server no
+// longer gives this browser (signed out, no longer a member) is dropped from the cache, and
+// signing out empties it (app.js, and the server's Clear-Site-Data), so a private page
+// does not open offline for whoever holds the phone next.
 "use strict";
 
-const CACHE = "mille-v1";
+const CACHE = "mille-v2";
 const GAME_PAGE = /^\/games\/\d+$/;
 
 self.addEventListener("install", () => self.skipWaiting());
-self.addEventListener("activate", (event) => event.waitUntil(self.clients.claim()));
+// Older caches (mille-v1 kept files without their fingerprint) are removed.
+self.addEventListener("activate", (event) => event.waitUntil((async () => {
+  for (const name of await caches.keys()) {
+    if (name.startsWith("mille-") && name !== CACHE) await caches.delete(name);
+  }
+  await self.clients.claim();
+})()));
 
 function kept(url) {
   return url.origin === self.location.origin &&
     (GAME_PAGE.test(url.pathname) || url.pathname.startsWith("/static/"));
 }
 
-// A game page is kept under its address without query or fragment.
+// A game page is kept under its address without query or fragment; a file under its
+// whole address, fingerprint included.
 function key(url) {
-  return url.origin + url.pathname;
+  return GAME_PAGE.test(url.pathname) ? url.origin + url.pathname : url.origin + url.pathname + url.search;
 }
 
 async function networkFirst(request, url) {
@@ -27,6 +38,8 @@ async function networkFirst(request, url) {
     // Only a page or file as it is meant to be: not an error, a redirect or a refusal.
     if (response.ok && response.status === 200 && !response.redirected) {
       await cache.put(key(url), response.clone());
+    } else if (GAME_PAGE.test(url.pathname) && (response.redirected || response.type === "opaqueredirect" || [401, 403, 404].includes(response.status))) {
+      await cache.delete(key(url)); // no longer this browser's to see: not offline either
     }
     return response;
   } catch (error) {
@@ -41,6 +54,9 @@ self.addEventListener("fetch", (event) => {
   if (request.method !== "GET") return;
   const url = new URL(request.url);
   if (!kept(url)) return;
+  // A script asking the server itself, redirects and all (offline.js: a fresh CSRF token,
+  // who is signed in now) goes to the network alone: a kept copy is no answer to that.
+  if (request.redirect === "manual" && request.mode !== "navigate") return;
   event.respondWith(networkFirst(request, url));
 });
 

@@ -274,4 +274,6 @@ def test_the_migration_reads_stored_names_again_and_numbers_look_alikes(tmp_path
         ("José (2)", "josé (2)"),
         ("Ben", "ben"),
     ]
-    assert users == [("eve", "eve"), ("EVE (2)", "eve (2)")]
+    # The plain name goes to the account whose stored name its rule keeps ("EVE"), not to
+    # the older one with a control character in it (migration 0009, issue 21).
+    assert users == [("eve (2)", "eve (2)"), ("EVE", "eve")]

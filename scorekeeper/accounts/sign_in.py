@@ -1,6 +1,7 @@
 """Signing in: throttled password checks, and server-side sessions that sign-out ends."""
 
 import hashlib
+import hmac
 import secrets
 from datetime import timedelta
 from typing import Any
@@ -182,3 +183,13 @@ def end_all_sessions(user_id: int) -> None:
     """Sign the user out everywhere: every browser, every copied cookie."""
     with writing():
         db.session.execute(delete(UserSession).where(UserSession.user_id == user_id))
+
+
+def queue_owner(user_id: int) -> str:
+    """The opaque key a page gives its scripts for the signed-in user: deals kept offline
+    carry it, and are sent on their own only in a session of the same user (offline.js).
+    Derived from the app's secret, so nobody can write another user's key into the
+    browser's storage; the same for every session of the user, so a deal kept before a
+    session ended is still the user's own after signing in again."""
+    secret = str(current_app.secret_key).encode()
+    return hmac.new(secret, f"offline-queue:{user_id}".encode(), hashlib.sha256).hexdigest()[:32]

@@ -28,7 +28,7 @@ from scorekeeper.accounts.forms import (
     SetupForm,
     TokenForm,
 )
-from scorekeeper.accounts.permissions import require_site_admin
+from scorekeeper.accounts.permissions import acting_user, require_site_admin
 from scorekeeper.errors import NotFound, ServiceError
 from scorekeeper.extensions import login_manager
 from scorekeeper.models import Invitation, User
@@ -63,6 +63,20 @@ def _sign_out() -> None:
     """End this browser's session on the server too, then forget it here."""
     sign_in_service.end_session(current_user.get_id() if current_user.is_authenticated else None)
     logout_user()
+
+
+def offline_owner() -> str:
+    """Whose deals a page's offline queue keeps: the signed-in user's opaque key, or ""."""
+    user = acting_user()
+    return sign_in_service.queue_owner(user.id) if user is not None else ""
+
+
+def _signed_out(response: Response) -> Response:
+    """A sign-out's answer also empties this browser's storage for the site: the deals
+    kept offline (the page's script asked first what to do with them) and the service
+    worker's copies of private game pages, which must not open offline any more."""
+    response.headers["Clear-Site-Data"] = '"cache", "storage"'
+    return response
 
 
 @bp.route("/setup", methods=["GET", "POST"])
@@ -120,7 +134,7 @@ def logout() -> Response:
         abort(400)
     _sign_out()
     flash(gettext("You are signed out."))
-    return redirect(url_for("leagues.front"))
+    return _signed_out(redirect(url_for("leagues.front")))
 
 
 @bp.post("/account/sign-out-everywhere")
@@ -132,7 +146,7 @@ def sign_out_everywhere() -> Response:
     sign_in_service.end_all_sessions(current_user.id)
     logout_user()
     flash(gettext("You are signed out everywhere."))
-    return redirect(url_for("leagues.front"))
+    return _signed_out(redirect(url_for("leagues.front")))
 
 
 @bp.route("/account", methods=["GET", "POST"])

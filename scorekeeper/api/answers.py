@@ -21,6 +21,7 @@ from scorekeeper.league.queries import PAGE_SIZE
 from scorekeeper.league.standings import Standing as StandingRow
 from scorekeeper.table import audit, seats
 from scorekeeper.table import service as game_service
+from scorekeeper.web.messages import set_description
 
 from .reading import Pair, omitted
 from .shapes import SEAT_DESCRIPTION
@@ -309,6 +310,45 @@ class Standing(Answer):
         return cls(player=standing.name, **counts)
 
 
+InvitedRole = Literal["viewer", "scorekeeper"]
+
+
+class Invitation(Answer):
+    """An open invitation link: single-use, open until it expires (7 days) unless
+    withdrawn. Its token is never shown again: only a SHA-256 of it is kept."""
+
+    id: int
+    role: InvitedRole
+    created_by: Annotated[str | None, Field(description="The admin's username.")]
+    created_at: Time
+    expires_at: Time
+
+    @classmethod
+    def fields_of(cls, invitation: models.Invitation) -> dict[str, Any]:
+        return {
+            "id": invitation.id,
+            "role": invitation.role_enum.name.lower(),
+            "created_by": invitation.created_by.username if invitation.created_by else None,
+            "created_at": invitation.created_at,
+            "expires_at": invitation.expires_at,
+        }
+
+    @classmethod
+    def of(cls, invitation: models.Invitation) -> "Invitation":
+        return cls(**cls.fields_of(invitation))
+
+
+class CreatedInvitation(Invitation):
+    """A new invitation, with its token and link: shown this once, never again."""
+
+    token: Annotated[str, Field(description="256 random bits; shown once, only its hash kept.")]
+    url: Annotated[str, Field(description="The link to send: whoever opens it joins.")]
+
+    @classmethod
+    def made(cls, invitation: models.Invitation, token: str, url: str) -> "CreatedInvitation":
+        return cls(**cls.fields_of(invitation), token=token, url=url)
+
+
 class Event(Answer):
     action: str
     summary: str
@@ -388,7 +428,7 @@ class SetCount(Answer):
     description: str
 
 
-SET_COUNT_FROM_LINE: Final = ("factor", "points", "natural_set", "description")
+SET_COUNT_FROM_LINE: Final = ("factor", "points", "natural_set")
 
 
 class Count(Answer):
@@ -417,6 +457,7 @@ class Count(Answer):
                     SetCount(
                         rank=line.card_set.rank.value,
                         cards=line.card_set.size,
+                        description=set_description(line, english=True),
                         **{name: getattr(line, name) for name in SET_COUNT_FROM_LINE},
                     )
                     for line in lines

@@ -4,6 +4,7 @@ from werkzeug.wrappers import Response
 
 from scorekeeper.engine.counted_cards import DEFAULT_NAMES, BadCards, CountedCards
 from scorekeeper.names import MAX_NAME_LENGTH, squeeze
+from scorekeeper.web.messages import cards_error, problem_fields
 
 from . import answers
 from .core import ApiError, bp, json_body
@@ -36,5 +37,7 @@ def count() -> Response:
         cards = CountedCards.from_json(body, names)
         result = cards.count(names)
     except BadCards as bad:
-        raise ApiError(422, bad.message, bad.fields) from None
+        raise ApiError(
+            422, cards_error(bad.code, english=True), problem_fields(bad.problems)
+        ) from None
     return answers.Count.of(result).sent()

@@ -21,6 +21,7 @@ from scorekeeper.errors import Conflict, NotFound, ServiceError, StaleVersion
 from scorekeeper.league.queries import MAX_ID
 from scorekeeper.models import Game, League, Role, db
 from scorekeeper.table import service as game_service
+from scorekeeper.web.messages import problem_fields
 
 from . import answers
 from .core import (
@@ -194,10 +195,9 @@ def read_deal(body: dict[str, Any]) -> tuple[Tally, DealInput]:
         try:
             tally = validate_tally(body.get("out"), scores, naturals)
         except InvalidTally as error:
-            for problem in error.problems:
-                found = fields.setdefault(problem.field.replace("stars", "naturals"), [])
-                if problem.message not in found:
-                    found.append(problem.message)
+            for field, messages in problem_fields(error.problems).items():
+                found = fields.setdefault(field.replace("stars", "naturals"), [])
+                found += [message for message in messages if message not in found]
     if fields or deal is None or tally is None:
         raise invalid(fields)
     return tally, deal

@@ -13,6 +13,7 @@ from sqlalchemy.exc import IntegrityError
 from werkzeug.exceptions import Forbidden
 from werkzeug.wrappers import Response
 
+from scorekeeper.accounts import invitations as invitation_service
 from scorekeeper.accounts.permissions import acting_user, can_read, require_site_admin
 from scorekeeper.errors import ServiceError
 from scorekeeper.league import queries
@@ -35,7 +36,7 @@ from .core import (
 from .declared import CHANGE, declared
 from .idempotency import idempotent
 from .reading import read
-from .shapes import GamesQuery, NewLeague, NewPlayer
+from .shapes import GamesQuery, NewInvitation, NewLeague, NewPlayer
 
 _SLUG: Final = re.compile(rf"[a-z0-9-]{{1,{MAX_SLUG}}}")
 
@@ -181,3 +182,31 @@ def games(slug: str) -> Response:
         games=[answers.GameSummary.of(game, found) for game in found_page.games],
         next_page=found_page.older,
     ).sent()
+
+
+@bp.get("/leagues/<slug>/invitations")
+@declared(200, [answers.Invitation], errors=(403, 404), token=True)
+def invitations(slug: str) -> Response:
+    """A league admin lists the league's open invitations, newest first (never a token)."""
+    found = league_for_admin(slug)
+    return answers.sent_list(
+        [answers.Invitation.of(row) for row in invitation_service.open_invitations(found.id)]
+    )
+
+
+@bp.post("/leagues/<slug>/invitations")
+@declared(201, answers.CreatedInvitation, errors=(400, 403, 404), body=NewInvitation, token=True)
+def invite(slug: str) -> Response:
+    """A league admin makes an invitation link with a role; its token is in this answer
+    only. No ``Idempotency-Key``: a kept answer would keep the token."""
+    found = league_for_admin(slug)
+    role = Role[read(NewInvitation, json_body()).role.upper()]
+    user = require_user()
+    try:
+        invitation, token = invitation_service.create(found.id, role, user.id)
+    except ServiceError as error:
+        raise invalid({"role": [error.message]}) from None
+    url = url_for("auth.invitation", token=token, _external=True)
+    response = answers.CreatedInvitation.made(invitation, token, url).sent(201)
+    response.headers["Cache-Control"] = "no-store"  # shown once: kept by no cache
+    return response

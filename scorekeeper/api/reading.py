@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Annotated, Any, ClassVar, Final, TypeVar
 
+from flask_babel.speaklater import LazyString
 from pydantic import (
     BaseModel,
     BeforeValidator,
@@ -35,6 +36,7 @@ from scorekeeper.engine.money import parse_money
 from scorekeeper.engine.rules import MAX_STAKE
 from scorekeeper.league.queries import MAX_ID
 from scorekeeper.names import MAX_NAME_LENGTH, squeeze, unseen
+from scorekeeper.web.messages import english
 
 from .core import invalid
 
@@ -56,9 +58,10 @@ def problems(found: Mapping[Loc, str], value: object) -> ValidationError:
     return ValidationError.from_exception_data("request", details)
 
 
-def says(message: str) -> WrapValidator:
+def says(message: str | LazyString) -> WrapValidator:
     """The one message for anything wrong with this value itself (its type, its bounds,
-    its length); what is wrong inside it keeps its own message. ``{field}``: its name."""
+    its length); what is wrong inside it keeps its own message. ``{field}``: its name.
+    A message of the catalog (lazy) is said in English, as the API says everything."""
 
     def wrap(value: object, handler: ValidatorFunctionWrapHandler, info: ValidationInfo) -> Any:
         try:
@@ -66,7 +69,7 @@ def says(message: str) -> WrapValidator:
         except ValidationError as error:
             if any(not found["loc"] for found in error.errors()):
                 raise PydanticCustomError(
-                    "says", message.replace("{field}", str(info.field_name))
+                    "says", english(message).replace("{field}", str(info.field_name))
                 ) from None
             raise
 
@@ -127,7 +130,7 @@ class Shape(BaseModel):
                     for m in field.metadata
                     if isinstance(m, Missing) or hasattr(getattr(m, "func", None), "message")
                 ]
-                message = said[0].replace("{field}", str(loc[0])) if said else message
+                message = english(said[0]).replace("{field}", str(loc[0])) if said else message
             worded.setdefault(loc, message)
         return worded
 

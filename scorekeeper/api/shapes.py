@@ -28,9 +28,10 @@ from scorekeeper.engine.counted_cards import (
     CountedCards,
 )
 from scorekeeper.engine.rules import MAX_STAKE, MAX_TARGET, MIN_TARGET, PRESETS
-from scorekeeper.engine.tally import MAX_STARS_OUT, MESSAGES
+from scorekeeper.engine.tally import MAX_STARS_OUT
 from scorekeeper.league.queries import STATUSES
 from scorekeeper.names import MAX_NAME_LENGTH
+from scorekeeper.web.messages import PROBLEMS, problem_fields
 
 from .reading import (
     WHOLE,
@@ -138,7 +139,7 @@ def _cards(value: object) -> CountedCards:
         raise problems(
             {
                 tuple(int(p) if p.isdigit() else p for p in field.split(".")): messages[0]
-                for field, messages in bad.fields.items()
+                for field, messages in problem_fields(bad.problems).items()
             },
             value,
         ) from None
@@ -146,11 +147,11 @@ def _cards(value: object) -> CountedCards:
 
 Score = Annotated[
     WholeNumber,
-    says(MESSAGES["score.not_whole"]),
+    says(PROBLEMS["score.not_whole"]),
     documented(minimum=MIN_DEAL_SCORE, maximum=MAX_DEAL_SCORE, multipleOf=5),
 ]
 Stars = Annotated[
-    WholeNumber, says(MESSAGES["stars.not_whole"]), documented(minimum=0, maximum=MAX_STARS_OUT)
+    WholeNumber, says(PROBLEMS["stars.not_whole"]), documented(minimum=0, maximum=MAX_STARS_OUT)
 ]
 Version = Annotated[
     StrictInt,
@@ -164,7 +165,7 @@ class DealInput(Shape):
     """A deal's tally, as POST and PUT take it; every rule of a valid tally is the engine's."""
 
     what = "a deal"
-    out: Annotated[WholeNumber, says(MESSAGES["out.missing"]), documented(**SEAT)]
+    out: Annotated[WholeNumber, says(PROBLEMS["out.missing"]), documented(**SEAT)]
     scores: Annotated[
         Pair[Score], says("scores must be a list of the two deal scores, in seat order.")
     ]
@@ -216,6 +217,17 @@ class NewPlayer(Shape):
 
     what = "a new player"
     name: Annotated[str, PlainValidator(name("name", MAX_NAME_LENGTH)), *NAMED]
+
+
+class NewInvitation(Shape):
+    """A new invitation link to a league."""
+
+    what = "a new invitation"
+    role: Annotated[
+        Literal["viewer", "scorekeeper"],
+        says("role must be viewer or scorekeeper: an invitation makes no league admin."),
+        Field(description="The role whoever uses the link joins with."),
+    ]
 
 
 # Query arguments ---------------------------------------------------------------------

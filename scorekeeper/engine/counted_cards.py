@@ -22,22 +22,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Final
 
-from .counting import CardSet, Count, Hand, ImpossibleCards, PlayerCards, Rank, count_deal
+from .counting import CardSet, Count, Hand, ImpossibleCards, Place, PlayerCards, Rank, count_deal
 from .tally import InvalidTally, Seat, Tally, TallyProblem, whole_number
 
 DEFAULT_NAMES: Final = ("Player 1", "Player 2")
 #: The classes of card a hand is counted by, as the JSON names them.
 HAND_CLASSES: Final = tuple(field.name for field in dataclasses.fields(Hand))
 SET_COUNTS: Final = ("naturals", "wild_twos", "specials")
-#: What each class of card in hand is called on a page.
-HAND_LABELS: Final = {
-    "queen_of_spades": "Q♠",
-    "jack_of_diamonds": "J♦",
-    "twos": "2s",
-    "aces": "aces",
-    "tens_to_kings": "10 to K",
-    "threes_to_nines": "3 to 9",
-}
 #: A player's cards of one rank make one set, so 13 sets at most.
 MAX_SETS: Final = len(Rank)
 #: Two decks hold 104 cards; no count of cards is larger.
@@ -45,25 +36,36 @@ MAX_COUNT: Final = 104
 #: Far more than the JSON of the largest possible deal; a longer hidden field is not read.
 MAX_TEXT: Final = 10_000
 
-SHAPE_ERROR: Final = "Some cards are missing or not given as whole numbers."
-IMPOSSIBLE_ERROR: Final = "These cards can't come from one deal of two decks."
+#: Why cards can't be counted, as :attr:`BadCards.code`: the JSON's shape, or two decks.
+SHAPE_ERROR: Final = "cards.shape"
+IMPOSSIBLE_ERROR: Final = "cards.impossible"
+#: The codes of the JSON's shape problems, each worded by the catalog.
+CODES: Final = (
+    SHAPE_ERROR,
+    IMPOSSIBLE_ERROR,
+    "json.unknown_count_field",
+    "json.out",
+    "json.players",
+    "json.count",
+    "json.unknown_field",
+    "json.player",
+    "json.player_field",
+    "json.sets",
+    "json.too_many_sets",
+    "json.counts",
+    "json.set",
+    "json.rank",
+)
 
 
 class BadCards(ValueError):
-    """Cards that can't be counted: the JSON is malformed or two decks can't hold them."""
+    """Cards that can't be counted: ``code`` says whether the JSON is malformed or two decks
+    can't hold them, and ``problems`` where."""
 
-    def __init__(self, message: str, problems: Sequence[TallyProblem]) -> None:
-        super().__init__(message)
-        self.message = message
+    def __init__(self, code: str, problems: Sequence[TallyProblem]) -> None:
+        super().__init__(code)
+        self.code = code
         self.problems = tuple(problems)
-
-    @property
-    def fields(self) -> dict[str, list[str]]:
-        """The messages grouped by the place they name, as API.md's ``fields``."""
-        grouped: dict[str, list[str]] = {}
-        for problem in self.problems:
-            grouped.setdefault(problem.field, []).append(problem.message)
-        return grouped
 
 
 @dataclass(frozen=True)
@@ -92,10 +94,10 @@ class CountedCards:
             return False
 
     def hand_terms(self, seat: int) -> list[tuple[int, str, int]]:
-        """The cards left in a hand as (how many, which, worth each), for showing its sum."""
+        """The cards left in a hand as (how many, which class, worth each), for its sum."""
         hand = self.players[seat].hand
         return [
-            (getattr(hand, name), HAND_LABELS[name], card_value(name))
+            (getattr(hand, name), name, card_value(name))
             for name in HAND_CLASSES
             if getattr(hand, name)
         ]
@@ -127,18 +129,14 @@ class CountedCards:
         problems: list[TallyProblem] = []
         for key in data:
             if key not in ("out", "players"):
-                problems.append(TallyProblem(str(key), f'"{key}" is not a field of a count.'))
+                problems.append(TallyProblem(str(key), "json.unknown_count_field", {"key": key}))
         out = whole_number(data.get("out"))
         if out not in (0, 1):
-            problems.append(
-                TallyProblem("out", "out must be 0 or 1: the seat of the player who went out.")
-            )
+            problems.append(TallyProblem("out", "json.out"))
         players = data.get("players")
         read: list[PlayerCards] = []
         if not isinstance(players, list) or len(players) != 2:
-            problems.append(
-                TallyProblem("players", "players must be a list of both players' cards.")
-            )
+            problems.append(TallyProblem("players", "json.players"))
         else:
             for seat, player in enumerate(players):
                 read.append(_player(player, f"players.{seat}", names[seat], problems))
@@ -186,12 +184,12 @@ def _counts(
     data: Mapping[str, object],
     names: Sequence[str],
     required: Sequence[str],
-    where: tuple[str, str],
+    place: Place,
     problems: list[TallyProblem],
     other_keys: Sequence[str] = (),
 ) -> dict[str, int]:
     """The whole-number counts ``names`` of ``data`` (0 when absent and not required)."""
-    field, label = where
+    field = place.field
     counts = {}
     for name in names:
         if name not in data and name not in required:
@@ -200,60 +198,53 @@ def _counts(
         count = whole_number(data.get(name))
         if count is None or not 0 <= count <= MAX_COUNT:
             problems.append(
-                TallyProblem(
-                    field, f"{label}: {name} must be a whole number from 0 to {MAX_COUNT}."
-                )
+                TallyProblem(field, "json.count", {"place": place, "key": name, "most": MAX_COUNT})
             )
         else:
             counts[name] = count
     for key in data:
         if key not in names and key not in other_keys:
-            problems.append(TallyProblem(field, f'{label}: "{key}" is not a field here.'))
+            problems.append(TallyProblem(field, "json.unknown_field", {"place": place, "key": key}))
     return counts
 
 
 def _player(data: object, field: str, name: str, problems: list[TallyProblem]) -> PlayerCards:
     if not isinstance(data, dict):
-        problems.append(
-            TallyProblem(field, f'{name}\'s cards must be an object with "sets" and "hand".')
-        )
+        problems.append(TallyProblem(field, "json.player", {"name": name}))
         return PlayerCards(())
     for key in data:
         if key not in ("sets", "hand"):
-            problems.append(TallyProblem(field, f'{name}\'s cards: "{key}" is not a field here.'))
+            problems.append(TallyProblem(field, "json.player_field", {"name": name, "key": key}))
     sets = data.get("sets", [])
     read: list[CardSet] = []
     if not isinstance(sets, list):
-        problems.append(TallyProblem(f"{field}.sets", f"{name}'s sets must be a list."))
+        problems.append(TallyProblem(f"{field}.sets", "json.sets", {"name": name}))
     elif len(sets) > MAX_SETS:
         problems.append(
-            TallyProblem(
-                f"{field}.sets", f"{name} can have at most {MAX_SETS} sets, one of each rank."
-            )
+            TallyProblem(f"{field}.sets", "json.too_many_sets", {"name": name, "most": MAX_SETS})
         )
     else:
         for index, card_set in enumerate(sets):
-            where = (f"{field}.sets.{index}", f"{name}'s set {index + 1}")
-            read += _card_set(card_set, where, problems)
+            place = Place(f"{field}.sets.{index}", name, index + 1)
+            read += _card_set(card_set, place, problems)
     hand = data.get("hand", {})
-    where = (f"{field}.hand", f"{name}'s hand")
+    place = Place(f"{field}.hand", name)
     if not isinstance(hand, dict):
-        problems.append(TallyProblem(where[0], f"{where[1]} must be an object of counts."))
+        problems.append(TallyProblem(place.field, "json.counts", {"subject": place}))
         return PlayerCards(tuple(read))
-    return PlayerCards(tuple(read), Hand(**_counts(hand, HAND_CLASSES, (), where, problems)))
+    return PlayerCards(tuple(read), Hand(**_counts(hand, HAND_CLASSES, (), place, problems)))
 
 
-def _card_set(data: object, where: tuple[str, str], problems: list[TallyProblem]) -> list[CardSet]:
-    field, label = where
+def _card_set(data: object, place: Place, problems: list[TallyProblem]) -> list[CardSet]:
+    field = place.field
     if not isinstance(data, dict):
-        problems.append(
-            TallyProblem(field, f'{label} must be an object with "rank" and "naturals".')
-        )
+        problems.append(TallyProblem(field, "json.set", {"subject": place}))
         return []
     rank = _rank(data.get("rank"))
     if rank is None:
-        problems.append(TallyProblem(field, f"{label}: rank must be one of {', '.join(Rank)}."))
-    counts = _counts(data, SET_COUNTS, ("naturals",), where, problems, other_keys=("rank",))
+        ranks = ", ".join(Rank)
+        problems.append(TallyProblem(field, "json.rank", {"place": place, "ranks": ranks}))
+    counts = _counts(data, SET_COUNTS, ("naturals",), place, problems, other_keys=("rank",))
     if rank is None or len(counts) != len(SET_COUNTS):
         return []
     return [CardSet(rank, **counts)]

@@ -14,33 +14,24 @@ from typing import Final
 from .cards import ACE, JACK_OF_DIAMONDS, QUEEN_OF_SPADES, TEN_TO_KING, THREE_TO_NINE, TWO
 from .tally import Seat, Tally, TallyProblem, validate_tally
 
-#: Each way cards can't come from one deal, and its message (RULES.md §1): ``code`` of a
-#: :class:`~.tally.TallyProblem`. A problem about one place (a set, a hand) is written
-#: after that place's label: "Ana's set 2 (kings): a set needs at least three cards."
-MESSAGES: Final = {
-    "cards.negative": "counts of cards can't be negative.",
-    "set.wild_in_twos": "in a set of twos no two is wild; count them all as natural twos.",
-    "set.special_wrong_rank": "only a set of queens can hold the Q♠, and only jacks the J♦.",
-    "set.too_many_specials": "it can't hold more {special} than natural {rank.plural}.",
-    "set.no_natural": (
-        "a set needs at least one natural card (a set made only of twos is a set of twos)."
-    ),
-    "set.too_small": "a set needs at least three cards.",
-    "set.repeated": (
-        "{name} already has a set of {rank.plural} (set {earlier}); "
-        "a player's cards of one rank make one set."
-    ),
-    "out.no_set": "{name} went out, so {name} must have at least one set on the table.",
-    "out.hand_not_empty": "{name} went out, so {name}'s hand must be empty.",
-    "in.hand_empty": (
-        "{name} stayed in, so {name} still holds at least one card: "
-        "enter the cards left in {name}'s hand."
-    ),
-    "deck.too_many": "{total} {noun}, but two decks have only {most}.",
-    "deck.too_many_together": (
-        "{where} hold {total} {noun} together, but two decks have only {most}."
-    ),
-}
+#: Each way cards can't come from one deal (RULES.md §1): the ``code`` of a
+#: :class:`~.tally.TallyProblem`, worded by the catalog (``scorekeeper/web/messages.py``).
+#: A problem about one place (a set, a hand) names it as its ``place``; the catalog writes
+#: it first ("Ana's set 2 (kings): …").
+CODES: Final = (
+    "cards.negative",
+    "set.wild_in_twos",
+    "set.special_wrong_rank",
+    "set.too_many_specials",
+    "set.no_natural",
+    "set.too_small",
+    "set.repeated",
+    "out.no_set",
+    "out.hand_not_empty",
+    "in.hand_empty",
+    "deck.too_many",
+    "deck.too_many_together",
+)
 
 #: Two decks: eight cards of every rank, two of every single card (Q♠, J♦).
 CARDS_PER_RANK: Final = 8
@@ -78,11 +69,6 @@ class Rank(StrEnum):
         return THREE_TO_NINE
 
     @property
-    def plural(self) -> str:
-        """The rank in words, as in "8 tens"."""
-        return _PLURALS[self]
-
-    @property
     def special(self) -> str | None:
         """The one card of this rank worth more than the others (Q♠, J♦), if any."""
         return _SPECIALS[self][0] if self in _SPECIALS else None
@@ -95,21 +81,6 @@ class Rank(StrEnum):
 
 _TEN_TO_KING: Final = frozenset({Rank.TEN, Rank.JACK, Rank.QUEEN, Rank.KING})
 _THREE_TO_NINE: Final = frozenset(Rank) - _TEN_TO_KING - {Rank.TWO, Rank.ACE}
-_PLURALS: Final = {
-    Rank.TWO: "twos",
-    Rank.THREE: "threes",
-    Rank.FOUR: "fours",
-    Rank.FIVE: "fives",
-    Rank.SIX: "sixes",
-    Rank.SEVEN: "sevens",
-    Rank.EIGHT: "eights",
-    Rank.NINE: "nines",
-    Rank.TEN: "tens",
-    Rank.JACK: "jacks",
-    Rank.QUEEN: "queens",
-    Rank.KING: "kings",
-    Rank.ACE: "aces",
-}
 _SPECIALS: Final = {Rank.QUEEN: ("Q♠", QUEEN_OF_SPADES), Rank.JACK: ("J♦", JACK_OF_DIAMONDS)}
 
 
@@ -189,13 +160,16 @@ class PlayerCards:
 
 @dataclass(frozen=True)
 class SetCount:
-    """How one set counted: its points after doubling and the arithmetic behind them."""
+    """How one set counted: its points after doubling and the arithmetic behind them,
+    ``terms`` (how many cards, worth each), as "8 tens, natural set: 8 × 10 × 2 = 160"
+    writes them (``scorekeeper/web/messages.py``, ``set_description``)."""
 
     card_set: CardSet
     points: int
     factor: int  # 1, 2 (natural set or natural going out) or 4 (both)
     natural_set: bool
-    description: str  # e.g. "8 tens, natural set: 8 × 10 × 2 = 160"
+    natural_going_out: bool
+    terms: tuple[tuple[int, int], ...]  # e.g. ((8, 10),): the specials, the others, the twos
 
 
 @dataclass(frozen=True)
@@ -223,7 +197,7 @@ class ImpossibleCards(ValueError):
     """
 
     def __init__(self, problems: Sequence[TallyProblem]) -> None:
-        super().__init__("; ".join(p.message for p in problems))
+        super().__init__("; ".join(f"{p.field}: {p.code}" for p in problems))
         self.problems = tuple(problems)
 
 
@@ -269,38 +243,23 @@ def _count_sets(sets: Sequence[CardSet], natural_going_out: bool) -> tuple[SetCo
                 points=card_set.points * factor,
                 factor=factor,
                 natural_set=card_set.natural,
-                description=_describe(card_set, factor, natural_going_out),
+                natural_going_out=natural_going_out,
+                terms=_terms(card_set),
             )
         )
     return tuple(lines)
 
 
-def _describe(card_set: CardSet, factor: int, natural_going_out: bool) -> str:
-    rank = card_set.rank
-    extras = []
+def _terms(card_set: CardSet) -> tuple[tuple[int, int], ...]:
+    """A set's cards as (how many, worth each): the specials, the other naturals, the twos."""
+    rank, terms = card_set.rank, []
     if card_set.specials:
-        extras.append(f"{card_set.specials} {rank.special}")
-    if card_set.wild_twos:
-        extras.append(f"{card_set.wild_twos} wild two{'s' if card_set.wild_twos > 1 else ''}")
-    label = f"{card_set.size} {rank.plural}"
-    if extras:
-        label += f" ({', '.join(extras)})"
-    if card_set.natural:
-        label += ", natural set"
-    if natural_going_out:
-        label += ", natural going out"
-    terms = []
-    if card_set.specials:
-        terms.append(f"{card_set.specials} × {rank.special_points}")
+        terms.append((card_set.specials, rank.special_points))
     if card_set.naturals > card_set.specials:
-        terms.append(f"{card_set.naturals - card_set.specials} × {rank.points}")
+        terms.append((card_set.naturals - card_set.specials, rank.points))
     if card_set.wild_twos:
-        terms.append(f"{card_set.wild_twos} × {TWO}")
-    sum_of_cards = " + ".join(terms)
-    if factor > 1:
-        sum_of_cards = f"({sum_of_cards})" if len(terms) > 1 else sum_of_cards
-        sum_of_cards += f" × {factor}"
-    return f"{label}: {sum_of_cards} = {card_set.points * factor}"
+        terms.append((card_set.wild_twos, TWO))
+    return tuple(terms)
 
 
 # --- What two decks can hold ------------------------------------------------
@@ -308,62 +267,46 @@ def _describe(card_set: CardSet, factor: int, natural_going_out: bool) -> str:
 
 @dataclass(frozen=True)
 class Place:
-    """Where some cards are: a player's set (``number`` from 1, its ``rank``) or, without a
-    number, their hand; as a form field and in words."""
+    """Where some cards are, as a form field: a player's set (``number`` from 1, its
+    ``rank`` once known) or, without a number, their hand."""
 
     field: str
     name: str
     number: int | None = None
     rank: Rank | None = None
 
-    @property
-    def label(self) -> str:
-        if self.number is None or self.rank is None:
-            return f"{self.name}'s hand"
-        return f"{self.name}'s set {self.number} ({self.rank.plural})"
-
 
 @dataclass(frozen=True)
 class Limit:
-    """A kind of card (``key``: a rank, or a class of card in hand) and how many of it
-    two decks hold."""
+    """A kind of card (``key``: a rank, or a class of card in hand, as the catalog names
+    it) and how many of it two decks hold."""
 
     key: str
-    noun: str
     most: int
 
 
-_TWOS: Final = Limit("twos", "twos", CARDS_PER_RANK)
-_ACES: Final = Limit("aces", "aces", CARDS_PER_RANK)
-_QUEENS_OF_SPADES: Final = Limit("queen_of_spades", "Q♠", COPIES_OF_A_CARD)
-_JACKS_OF_DIAMONDS: Final = Limit("jack_of_diamonds", "J♦", COPIES_OF_A_CARD)
+_TWOS: Final = Limit("twos", CARDS_PER_RANK)
+_ACES: Final = Limit("aces", CARDS_PER_RANK)
+_QUEENS_OF_SPADES: Final = Limit("queen_of_spades", COPIES_OF_A_CARD)
+_JACKS_OF_DIAMONDS: Final = Limit("jack_of_diamonds", COPIES_OF_A_CARD)
 _ORDINARY: Final = {
-    Rank.QUEEN: Limit("other_queens", "queens other than Q♠", CARDS_PER_RANK - COPIES_OF_A_CARD),
-    Rank.JACK: Limit("other_jacks", "jacks other than J♦", CARDS_PER_RANK - COPIES_OF_A_CARD),
+    Rank.QUEEN: Limit("other_queens", CARDS_PER_RANK - COPIES_OF_A_CARD),
+    Rank.JACK: Limit("other_jacks", CARDS_PER_RANK - COPIES_OF_A_CARD),
 }
 _BY_RANK: Final = {
-    rank: Limit(rank.value, rank.plural, CARDS_PER_RANK)
-    for rank in Rank
-    if rank not in (Rank.TWO, Rank.ACE)
+    rank: Limit(rank.value, CARDS_PER_RANK) for rank in Rank if rank not in (Rank.TWO, Rank.ACE)
 }
 _TENS_TO_KINGS: Final = Limit(
-    "tens_to_kings",
-    "cards from 10 to K other than Q♠ and J♦",
-    len(_TEN_TO_KING) * CARDS_PER_RANK - 2 * COPIES_OF_A_CARD,
+    "tens_to_kings", len(_TEN_TO_KING) * CARDS_PER_RANK - 2 * COPIES_OF_A_CARD
 )
-_THREES_TO_NINES: Final = Limit(
-    "threes_to_nines", "cards from 3 to 9", len(_THREE_TO_NINE) * CARDS_PER_RANK
-)
+_THREES_TO_NINES: Final = Limit("threes_to_nines", len(_THREE_TO_NINE) * CARDS_PER_RANK)
 
 
 def _problem(field: str, code: str, place: Place | None = None, **params: object) -> TallyProblem:
-    """The problem ``code``, its English message written from :data:`MESSAGES` after the
-    label of ``place``, if there is one."""
-    message = MESSAGES[code].format(**params)
+    """The problem ``code`` at ``field``, about ``place`` if it names one."""
     if place is not None:
-        message = f"{place.label}: {message}"
         params["place"] = place
-    return TallyProblem(field, message, code, params)
+    return TallyProblem(field, code, params)
 
 
 def _set_holds(card_set: CardSet) -> dict[Limit, int]:
@@ -419,7 +362,6 @@ def _deck_problems(holdings: Iterable[tuple[Place, dict[Limit, int]]]) -> list[T
                     "deck.too_many",
                     place,
                     total=total,
-                    noun=limit.noun,
                     most=limit.most,
                     limit=limit,
                 )
@@ -430,19 +372,13 @@ def _deck_problems(holdings: Iterable[tuple[Place, dict[Limit, int]]]) -> list[T
                 _problem(
                     "cards",
                     "deck.too_many_together",
-                    where=_and([place.label for place in where]),
                     places=where,
                     total=total,
-                    noun=limit.noun,
                     most=limit.most,
                     limit=limit,
                 )
             )
     return problems
-
-
-def _and(words: Sequence[str]) -> str:
-    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
 
 
 # --- Checks on each set, hand and player --------------------------------------

@@ -47,54 +47,46 @@ class Tally:
 class TallyProblem:
     """One broken rule, tied to the field that broke it (``out``, ``scores.0``, ``stars.1``).
 
-    ``message`` is English. ``code`` names the rule (a key of :data:`MESSAGES`, or of
-    counting's) and ``params`` the values its message was written with, so that the
-    web pages can say the same in another language; neither takes part in equality.
+    ``code`` names the rule and ``params`` the values it names. The engine words nothing:
+    one catalog, ``scorekeeper/web/messages.py`` (``PROBLEMS``), writes each code as a
+    sentence, in English for the API and in the page's language for pages.
     """
 
     field: str
-    message: str
-    code: str = attribute(default="", compare=False)
-    params: Mapping[str, object] = attribute(default_factory=dict, compare=False)
+    code: str
+    params: Mapping[str, object] = attribute(default_factory=dict, hash=False)
 
 
-#: Each rule of a tally and its message, with the values it names as ``{placeholders}``.
-MESSAGES: Final = {
-    "out.missing": "Choose the one player who went out.",
-    "score.not_whole": "The score must be a whole number.",
-    "score.step": ("Scores must be multiples of 5: every card is worth 5, 10, 15, 20, 50 or 100."),
-    "score.range": (
-        "A deal score must lie between {low:,} and {high:,}: two decks can't reach further."
-    ),
-    "score.out_minimum": (
-        "The player who went out scores at least {least} (one set of three 5-point cards)."
-    ),
-    "stars.not_whole": "The number of stars must be a whole number.",
-    "stars.negative": "The number of stars can't be negative.",
-    "stars.too_many_out": "A player who went out can have at most {most} stars in one deal.",
-    "stars.too_many_in": "A player who stayed in can have at most {most} stars in one deal.",
-    "stars.too_many": "A player can have at most {most} stars in one deal.",
-    "warning.high_score": "{score:,} is an unusually high deal score.",
-    "warning.star_on_low_score": (
-        "A star with a deal score of {score:,} is unusual "
-        "(a natural set alone is worth at least {least})."
-    ),
-}
+#: The codes of a tally's rules (RULES.md §2), each worded by the catalog.
+CODES: Final = (
+    "out.missing",
+    "score.not_whole",
+    "score.step",
+    "score.range",
+    "score.out_minimum",
+    "stars.not_whole",
+    "stars.negative",
+    "stars.too_many_out",
+    "stars.too_many_in",
+    "stars.too_many",
+    "warning.high_score",
+    "warning.star_on_low_score",
+)
 
 #: A broken rule before it is tied to a field: its code and the values it names.
 Rule = tuple[str, dict[str, object]]
 
 
 def problem(field: str, code: str, **params: object) -> TallyProblem:
-    """The problem ``code`` at ``field``, its English message written from :data:`MESSAGES`."""
-    return TallyProblem(field, MESSAGES[code].format(**params), code, params)
+    """The problem ``code`` at ``field``, with the values it names."""
+    return TallyProblem(field, code, params)
 
 
 class InvalidTally(ValueError):
     """A tally that breaks the rules; ``problems`` says which and where."""
 
     def __init__(self, problems: Sequence[TallyProblem]) -> None:
-        super().__init__("; ".join(p.message for p in problems))
+        super().__init__("; ".join(f"{p.field}: {p.code}" for p in problems))
         self.problems = tuple(problems)
 
 

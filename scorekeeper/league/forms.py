@@ -149,6 +149,9 @@ class InvitationForm(Form):
         _l("They join as"),
         choices=[choice for choice in ROLE_CHOICES if choice.value != str(int(Role.ADMIN))],
         default=str(int(Role.SCOREKEEPER)),
+        # Posted as "role", drawn with ids of its own: the members page holds the member
+        # form's "role" radios too, and an id is said once per page.
+        id="invitation-role",
     )
     submit = SubmitField(_l("Make an invitation link"))
 

@@ -19,7 +19,11 @@ from scorekeeper.models import (
     Season,
     SeasonRecord,
     db,
+    utcnow,
 )
+from scorekeeper.records import skill
+from scorekeeper.records.skill import Provisional, Skill
+from scorekeeper.records.totals import season_range
 
 
 @dataclass(frozen=True)
@@ -40,6 +44,23 @@ class Standing:
     points: int  # the sum of the final totals
     rating_start: int
     rating: int
+    #: How sure the rating is: OpenSkill's skill as of the moment the standings are read
+    #: for (now, or a past season's end), widened for the time away since the last game
+    #: counted; and why the rating is provisional, if it is.
+    skill: Skill
+    provisional: Provisional | None
+
+    @property
+    def spread(self) -> int:
+        """The rating's uncertainty, the ± beside it, in Elo points."""
+        return skill.spread(self.skill.sigma)
+
+    @property
+    def conservative(self) -> int:
+        """The conservative rating, in Elo points: the skill's mean less
+        :data:`~.skill.CONSERVATIVE_SIGMAS` uncertainties, what the player is nearly
+        surely at least."""
+        return skill.points(self.skill.conservative)
 
     @property
     def lost(self) -> int:
@@ -89,6 +110,7 @@ SORTS: dict[str, Callable[[Standing], Any]] = {
     "skunks_taken": lambda s: s.skunks_taken,
     "margin": lambda s: s.average_margin,
     "rating": lambda s: s.rating,
+    "conservative": lambda s: s.conservative,
 }
 
 
@@ -100,20 +122,26 @@ def standings(
     season: Season | None = None,
     sort: str = DEFAULT_SORT,
     descending: bool = True,
+    now: datetime | None = None,
 ) -> list[Standing]:
     """Every player with a finished game (in the season), best first unless sorted otherwise.
 
     Best first means most wins, then best net money, then name. Sorting by a
     column keeps that order among equal values; a column without a value (the
-    average margin of a player who never won) sorts last either way.
+    average margin of a player who never won) sorts last either way. How sure each
+    rating is, is read as of ``now`` (the current time if None), or of the season's
+    end if that came first.
     """
+    as_of = now or utcnow()
+    if season is not None:
+        as_of = min(as_of, season_range(season)[1])
     record: Any = PlayerRecord if season is None else SeasonRecord
     query = select(record, Player.name).join(Player, Player.id == record.player_id)
     if season is None:
         query = query.where(PlayerRecord.league_id == league_id)
     else:
         query = query.where(SeasonRecord.season_id == season.id)
-    rows = [_standing(row, name) for row, name in db.session.execute(query)]
+    rows = [_standing(row, name, as_of) for row, name in db.session.execute(query)]
     rows.sort(key=lambda s: s.name.casefold())
     rows.sort(key=lambda s: (s.won, s.net), reverse=True)
     value = SORTS.get(sort, SORTS[DEFAULT_SORT])
@@ -122,7 +150,9 @@ def standings(
     return present + [row for row in rows if value(row) is None]
 
 
-def _standing(record: Any, name: str) -> Standing:
+def _standing(record: Any, name: str, as_of: datetime) -> Standing:
+    """A record as shown, its skill widened for the time from its last game to ``as_of``."""
+    last = record.last_played_at
     return Standing(
         player_id=record.player_id,
         name=name,
@@ -138,6 +168,10 @@ def _standing(record: Any, name: str) -> Standing:
         points=record.points,
         rating_start=record.rating_start,
         rating=record.rating,
+        skill=skill.away(
+            Skill(record.skill_mu, record.skill_sigma), skill.days_between(last, as_of)
+        ),
+        provisional=skill.provisional(record.career_games, last, as_of),
     )
 
 
@@ -207,13 +241,14 @@ RIVAL_GAMES = 3
 CHART_POINTS = 60
 
 
-def player_summary(player: Player) -> PlayerSummary:
-    """A player's record, opponents, best and worst games, and the course of their
-    net money and rating (at most :data:`CHART_POINTS` games, evenly spread)."""
+def player_summary(player: Player, now: datetime | None = None) -> PlayerSummary:
+    """A player's record (how sure its rating is as of ``now``, the current time if None),
+    opponents, best and worst games, and the course of their net money and rating (at
+    most :data:`CHART_POINTS` games, evenly spread)."""
     found = db.session.execute(
         select(PlayerRecord).where(PlayerRecord.player_id == player.id)
     ).scalar_one_or_none()
-    record = None if found is None else _standing(found, player.name)
+    record = None if found is None else _standing(found, player.name, now or utcnow())
     return PlayerSummary(
         record=record,
         opponents=_opponents(player.id),

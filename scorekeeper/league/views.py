@@ -35,6 +35,7 @@ from scorekeeper.league import tonight as tonight_service
 from scorekeeper.league.charts import trend_chart
 from scorekeeper.league.forms import PlayerForm, SettleForm, StartRoundForm
 from scorekeeper.models import FINISHED, IN_PROGRESS, League, Player, Role, Season
+from scorekeeper.records import chances, skill
 from scorekeeper.records import players as player_service
 from scorekeeper.records.leagues import ensure_default_league
 from scorekeeper.records.payment_handles import handle_of, read_handle, set_handle
@@ -44,6 +45,18 @@ from scorekeeper.web.formatting import money
 from scorekeeper.web.translation import gettext, ngettext
 
 bp = Blueprint("leagues", __name__)
+
+
+@bp.app_template_global()
+def rating_limits() -> dict[str, int]:
+    """When a rating stops being provisional (after ``games`` games) and is again (after
+    ``days_away`` days away), and how many uncertainties the conservative rating takes off
+    (``sigmas``): the words that explain them say them."""
+    return {
+        "games": skill.PROVISIONAL_GAMES,
+        "days_away": skill.AWAY_DAYS,
+        "sigmas": skill.CONSERVATIVE_SIGMAS,
+    }
 
 
 def _id_arg(name: str) -> int | None:
@@ -203,6 +216,7 @@ def tonight(slug: str) -> str | Response | tuple[str, int]:
         players=queries.players_of(league.id),
         here={player.id for player in here},
         plan=plan,
+        chances=chances.chances_of_pairs(plan.games) if plan is not None else [],
         problem=problem,
         start=start,
         in_progress=league_service.games_of_leagues([league.id], status=IN_PROGRESS),

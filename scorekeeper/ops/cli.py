@@ -14,7 +14,7 @@ from scorekeeper import database
 from scorekeeper.accounts import tokens as token_service
 from scorekeeper.accounts import users as user_service
 from scorekeeper.errors import ServiceError
-from scorekeeper.ops import backup
+from scorekeeper.ops import backup, restore
 from scorekeeper.records.leagues import ensure_default_league
 from scorekeeper.table import submissions
 
@@ -140,7 +140,7 @@ def restore_command(file: str, yes: bool) -> None:
         click.confirm("This replaces everything in the database. Go on?", abort=True)
     try:
         with progress_bar("Restoring") as progress:
-            summary = backup.restore(file, progress)
+            summary = restore.restore(file, progress)
     except backup.BackupError as error:
         raise click.ClickException(str(error)) from None
     click.echo(f"Restored from {file}: {summary}.")

@@ -13,9 +13,8 @@ from typing import Any, Final
 from sqlalchemy import inspect
 
 from scorekeeper.accounts.permissions import current_actor
-from scorekeeper.engine.money import format_money
 from scorekeeper.models import AuditAction, AuditEvent, Game, User, db
-from scorekeeper.web.messages import unread_text
+from scorekeeper.web.messages import event_summary
 
 #: The action of a game imported from a file; its user is who imported it.
 IMPORTED: Final = AuditAction.GAME_IMPORTED
@@ -68,49 +67,6 @@ def tally_values(number: int, tally: Any) -> dict[str, Any]:
     }
 
 
-# The API's words: English, amounts as the API sends money ("12.50").
-
-#: Where a game was imported from, by :attr:`~.transfer.ImportPlan.source`.
-IMPORT_FILES: Final = {"score_card": "a paper score card", "league_export": "a league export"}
-
-
 def summary(event: AuditEvent) -> str:
-    """What the change was, in one English sentence, as the API shows it."""
-    try:
-        return _summary(event.action, event.params)
-    except (KeyError, TypeError):
-        return unread_text(event)
-
-
-def _summary(action: AuditAction, values: Mapping[str, Any]) -> str:
-    match action:
-        case AuditAction.DEAL_RECORDED:
-            return f"Deal {values['number']} recorded."
-        case AuditAction.DEAL_EDITED:
-            return f"Deal {values['number']} corrected."
-        case AuditAction.DEAL_DELETED:
-            return f"Deal {values['number']} deleted; later deals moved up."
-        case AuditAction.GAME_FINISHED:
-            return f"{values['winner']} won after deal {values['number']}."
-        case AuditAction.GAME_REOPENED:
-            return "The game is in progress again."
-        case AuditAction.PAYMENT_MARKED:
-            return f"{values['payer']}'s payment of {format_money(values['amount'])} marked paid."
-        case AuditAction.GAME_UNLOCKED:
-            return "Game unlocked; its payment is unpaid again."
-        case AuditAction.GAME_ABANDONED:
-            return "Game abandoned: it no longer counts."
-        case AuditAction.GAME_RESTORED:
-            return "Game restored: it counts again."
-        case AuditAction.CARD_AGREED:
-            phone = " on their own phone" if values["by"] == "link" else ""
-            return f"{values['name']} agreed with the card (version {values['version']}){phone}."
-        case AuditAction.GAME_IMPORTED:
-            source = IMPORT_FILES[values["file"]]
-            said = values.get("paid_by")
-            claimed = f" The file says {said} marked it paid." if said else ""
-            if "abandoned_by" in values:
-                who = values["abandoned_by"] or "someone"
-                claimed += f" The file says {who} abandoned it."
-            return f"Imported from {source} ({values['place']} {values['where']}).{claimed}"
-    raise KeyError(action)
+    """What the change was, in one English sentence, as the API shows it (the catalog's)."""
+    return event_summary(event, english=True)

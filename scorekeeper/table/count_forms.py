@@ -28,6 +28,7 @@ from scorekeeper.engine.counted_cards import HAND_CLASSES, MAX_SETS, BadCards, C
 from scorekeeper.table.forms import GameChangeForm
 from scorekeeper.values import read_whole_number
 from scorekeeper.web.messages import (
+    PROBLEMS,
     RANK_SYMBOLS,
     SPECIALS_HEADING,
     lazy_hand_field_label,
@@ -193,7 +194,7 @@ class CountForm(GameChangeForm):
 
     def validate_went_out(self, field: RadioField) -> None:
         if field.data not in ("0", "1"):
-            raise ValidationError(gettext("Choose the one player who went out."))
+            raise ValidationError(str(PROBLEMS["out.missing"]))
 
     def validate(self, extra_validators: Any = None) -> bool:
         self.card_errors, self.counted, self.count = {}, None, None

@@ -373,6 +373,9 @@ class DealForm(GameChangeForm):
     submit = SubmitField(_l("Save deal"))
 
     tally: Tally | None = None
+    #: The deal as it is recorded, when the form corrects it: a value it already had was
+    #: confirmed when it was saved and is not questioned again (an unchanged 1,005).
+    accepted: Tally | None = None
     warnings: list[TallyProblem]
     #: The hidden cards, read back and counted again: None unless they give exactly the tally.
     counted: CountedCards | None = None
@@ -386,6 +389,14 @@ class DealForm(GameChangeForm):
         self.score0.data, self.score1.data = (str(score) for score in tally.scores)
         self.stars0.data, self.stars1.data = (str(stars) for stars in tally.stars)
         self.cards.data = cards.dumps() if cards is not None else ""
+
+    def _went_out(self) -> int | None:
+        """The seat that went out; None unless exactly one was sent (a radio button sends one
+        value, so ``out=0&out=1`` is a hand-made post, refused as "not exactly one")."""
+        sent = self.out.raw_data or []
+        if len(sent) != 1 or sent[0] not in ("0", "1"):
+            return None
+        return int(sent[0])
 
     @property
     def cards_dropped(self) -> bool:
@@ -406,7 +417,7 @@ class DealForm(GameChangeForm):
             fields_ok = False
         try:
             self.tally = validate_tally(
-                int(self.out.data) if self.out.data in ("0", "1") else None,
+                self._went_out(),
                 (read_whole_number(self.score0.data), read_whole_number(self.score1.data)),
                 (
                     read_whole_number(self.stars0.data or "0"),
@@ -426,8 +437,16 @@ class DealForm(GameChangeForm):
         # A tally counted from the cards needs no second look; a typed one may, unless
         # these very numbers were confirmed.
         if self.confirm.data != confirmation(self.tally) and self.counted is None:
-            self.warnings = tally_warnings(self.tally)
+            self.warnings = [w for w in tally_warnings(self.tally) if not self._accepted(w)]
         return not self.warnings
+
+    def _accepted(self, warning: TallyProblem) -> bool:
+        """The deal as recorded had the same unusual value, questioned the same way."""
+        if self.accepted is None or self.tally is None:
+            return False
+        values, seat = warning.field.split(".")  # "scores.0": the tally's scores[0]
+        same = getattr(self.tally, values)[int(seat)] == getattr(self.accepted, values)[int(seat)]
+        return same and warning in tally_warnings(self.accepted)
 
     @property
     def refused(self) -> bool:

@@ -27,6 +27,8 @@ from scorekeeper.accounts.permissions import (
 )
 from scorekeeper.errors import Conflict, NotFound, ServiceError, StaleVersion
 from scorekeeper.models import Game, League, Role, User, db
+from scorekeeper.names import squeeze
+from scorekeeper.records import chances
 from scorekeeper.records import players as player_service
 from scorekeeper.records.leagues import ensure_default_league
 from scorekeeper.table import seats
@@ -81,7 +83,11 @@ def new_game(slug: str) -> str | Response:
     form = NewGameForm() if request.method == "POST" else NewGameForm.from_defaults(league.defaults)
     if request.method == "POST":
         form.take_picked_players()
-    if filled := form.refilled(
+    # "See the chances" shows each player's chance to win, starting nothing.
+    checking = request.method == "POST" and bool(request.form.get("check"))
+    if checking:
+        pass
+    elif filled := form.refilled(
         gettext("start the game"),
         player0=form.player0.data,
         player1=form.player1.data,
@@ -106,7 +112,24 @@ def new_game(slug: str) -> str | Response:
             field.errors = [error.message]
         else:
             return redirect(url_for(".game", game_id=game.id))
-    return render_template("table/new_game.html", league=league, form=form)
+    odds = None
+    if request.method == "POST":
+        odds = chances.chances_of_names(league.id, form.player0.data or "", form.player1.data or "")
+    return render_template("table/new_game.html", league=league, form=form, odds=odds)
+
+
+@bp.get("/leagues/<slug>/games/new/chances")
+def new_game_chances(slug: str) -> str:
+    """The new-game form's line of chances for the two names typed (``player0``,
+    ``player1``), for its script to put in place as they change; empty without two."""
+    league = league_or_404(slug)
+    require_role(league, Role.SCOREKEEPER)
+    odds = chances.chances_of_names(
+        league.id,
+        squeeze(request.args.get("player0", "")),
+        squeeze(request.args.get("player1", "")),
+    )
+    return render_template("table/_chances_box.html", odds=odds)
 
 
 def _play(game_id: int) -> str:
@@ -245,8 +268,13 @@ def record_deal(game_id: int) -> tuple[str, int] | Response:
         flash(gettext("That deal was already saved; it was not recorded twice."))
     if request.headers.get("X-Requested-With") == "fetch":
         # The page's script asked (static/app.js): the game page the redirect would lead
-        # to, in this one answer — a phone on a weak signal waits once, not twice.
-        return _render_game(saved.game, saved=saved)
+        # to, in this one answer — a phone on a weak signal waits once, not twice. The
+        # script takes the address it leads to only from an answer that says it is saved
+        # (a question is a 200 too, and stays at the address it was asked from).
+        page, status = _render_game(saved.game, saved=saved)
+        answer = make_response(page, status)
+        answer.headers["X-Deal-Saved"] = "1"
+        return answer
     return redirect(_play(game_id))
 
 
@@ -258,6 +286,7 @@ def edit_deal(game_id: int, number: int) -> tuple[str, int] | Response:
         abort(404)
     form = DealForm()
     form.name_seats((game.player0.name, game.player1.name))
+    form.accepted = game.deals[number - 1].tally
     if request.method == "GET":
         form.fill(game.deals[number - 1].tally, game.deals[number - 1].counted)
         form.version.data = str(game.version)
@@ -274,7 +303,9 @@ def edit_deal(game_id: int, number: int) -> tuple[str, int] | Response:
     flash(gettext("Deal %(number)s corrected; every total after it is recomputed.", number=number))
     if form.cards_dropped:
         flash(str(CARDS_DROPPED))
-    return redirect(_play(game_id))
+    # The game page's own address, not #play: the correction is seen on the card, and the
+    # address is one to keep.
+    return redirect(url_for(".game", game_id=game_id))
 
 
 def _render_fix(

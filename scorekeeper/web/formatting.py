@@ -12,7 +12,7 @@ per page.
 """
 
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import UTC, date, datetime
 from decimal import Decimal
 from functools import cache, lru_cache
 from typing import Final
@@ -117,6 +117,11 @@ def percent(permille: int) -> str:
     return tenths(permille) + ("%" if in_english() else "\u00a0%")
 
 
+def whole_percent(value: int) -> str:
+    """A whole percentage, no decimals: ``64%`` / ``64 %``."""
+    return number(value) + ("%" if in_english() else "\u00a0%")
+
+
 def day(value: date | datetime) -> str:
     """A day: ``2025-03-14`` in English (as the score cards write it), ``14 mars 2025``."""
     if isinstance(value, datetime):
@@ -136,6 +141,13 @@ def clock(value: datetime) -> str:
     if in_english():
         return value.strftime("%H:%M")
     return format_datetime(value, "H 'h' mm", locale=current_locale())
+
+
+def machine_time(value: datetime) -> str:
+    """A moment as ``<time datetime>`` takes it: to the second, with its offset
+    (``2025-03-14T21:30:05+00:00``). A time without a zone is UTC, as stored."""
+    aware = value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+    return aware.isoformat(timespec="seconds")
 
 
 def moment(value: datetime) -> str:

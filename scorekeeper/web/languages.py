@@ -11,6 +11,8 @@ asked once per request and the answer kept on ``g`` until :func:`refresh`, which
 before every request (as Flask-Babel's own cache does).
 """
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Final
 
@@ -78,3 +80,21 @@ def current_language() -> str:
 
 def in_english() -> bool:
     return page_language().language == DEFAULT_LANGUAGE
+
+
+@contextmanager
+def english_words() -> Iterator[None]:
+    """English, whatever the page's language, while the block runs: the API's words are
+    the catalog's own (its message ids), for every client."""
+    if not has_app_context():
+        yield
+        return
+    kept = g.get(_KEPT)
+    setattr(g, _KEPT, _DEFAULT)
+    try:
+        yield
+    finally:
+        if kept is None:
+            g.pop(_KEPT, None)
+        else:
+            setattr(g, _KEPT, kept)

@@ -1,25 +1,27 @@
-"""What the rules engine and the models say, in the page's language.
+"""The one catalog of what the rules engine and the models say, in every language.
 
-The engine is pure Python and speaks English only; each problem it reports
-carries a ``code`` and the ``params`` its message was written with
-(:class:`~.engine.TallyProblem`). Here each code has a message to translate, and
-ranks, cards, presets, roles, statuses and the audit trail have their words. A
-page in English shows the engine's own text, unchanged; the JSON API never
-comes here.
+The engine words nothing: each problem it reports is a ``code`` and the ``params`` it
+names (:class:`~.engine.TallyProblem`), a set's count is numbers, the audit trail keeps
+an action and its values. Here each of them has its one sentence, written once as the
+message id Flask-Babel translates: pages show it in their language, and the JSON API
+(``english=True``) shows the message id itself, in English, with numbers and money as
+the API writes them ("-2,000", "12.50"), for every client. A page in English says
+exactly what the API says.
 """
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Final
 
 from flask import Flask
 from flask_babel.speaklater import LazyString
 
 from scorekeeper.engine import Preset, Rank, SetCount, TallyProblem
-from scorekeeper.engine.counted_cards import HAND_LABELS, card_value
+from scorekeeper.engine.counted_cards import IMPOSSIBLE_ERROR, SHAPE_ERROR, card_value
 from scorekeeper.engine.counting import Limit, Place
+from scorekeeper.engine.money import format_money
 from scorekeeper.models import FINISHED, IN_PROGRESS, AuditAction, AuditEvent, Game, Role
 from scorekeeper.web.formatting import money, number
-from scorekeeper.web.languages import in_english
+from scorekeeper.web.languages import english_words, in_english
 from scorekeeper.web.translation import gettext, ngettext
 from scorekeeper.web.translation import lazy_gettext as _l
 
@@ -82,7 +84,6 @@ HAND_CLASS_LABELS: Final[Mapping[str, str | LazyString]] = {
     "tens_to_kings": _l("10 to K"),
     "threes_to_nines": _l("3 to 9"),
 }
-_HAND_CLASS_OF_LABEL: Final = {label: name for name, label in HAND_LABELS.items()}
 
 #: What two decks limit (counting's :class:`~.engine.counting.Limit`), by its key.
 LIMIT_NOUNS: Final[Mapping[str, str | LazyString]] = {
@@ -125,10 +126,9 @@ def rank_plural(rank: Rank) -> str:
     return str(RANK_PLURALS[Rank(rank)])
 
 
-def hand_label(label: str) -> str:
-    """A class of card in hand, named as ``counted_cards.HAND_LABELS`` names it."""
-    name = _HAND_CLASS_OF_LABEL.get(label)
-    return label if name is None else str(HAND_CLASS_LABELS[name])
+def hand_label(hand_class: str) -> str:
+    """A class of card in hand (``counted_cards.HAND_CLASSES``) in words: "Q♠", "aces"."""
+    return str(HAND_CLASS_LABELS[hand_class])
 
 
 def hand_field_label(hand_class: str) -> str:
@@ -196,13 +196,30 @@ PROBLEMS: Final = {
     "deck.too_many_together": _l(
         "%(where)s hold %(total)s %(noun)s together, but two decks have only %(most)s."
     ),
+    # Cards sent as JSON (engine/counted_cards.py): the API's, and the deal form's hidden field
+    SHAPE_ERROR: _l("Some cards are missing or not given as whole numbers."),
+    IMPOSSIBLE_ERROR: _l("These cards can't come from one deal of two decks."),
+    "json.unknown_count_field": _l('"%(key)s" is not a field of a count.'),
+    "json.out": _l("out must be 0 or 1: the seat of the player who went out."),
+    "json.players": _l("players must be a list of both players' cards."),
+    "json.count": _l("%(key)s must be a whole number from 0 to %(most)s."),
+    "json.unknown_field": _l('"%(key)s" is not a field here.'),
+    "json.player": _l('%(name)s\'s cards must be an object with "sets" and "hand".'),
+    "json.player_field": _l('%(name)s\'s cards: "%(key)s" is not a field here.'),
+    "json.sets": _l("%(name)s's sets must be a list."),
+    "json.too_many_sets": _l("%(name)s can have at most %(most)s sets, one of each rank."),
+    "json.counts": _l("%(subject)s must be an object of counts."),
+    "json.set": _l('%(subject)s must be an object with "rank" and "naturals".'),
+    "json.rank": _l("rank must be one of %(ranks)s."),
 }
 
 
 def place_label(place: Place) -> str:
-    """Where cards are, in words: "Ana's set 2 (kings)", "Ben's hand"."""
-    if place.number is None or place.rank is None:
+    """Where cards are, in words: "Ana's set 2 (kings)", "Ana's set 2", "Ben's hand"."""
+    if place.number is None:
         return gettext("%(name)s's hand", name=place.name)
+    if place.rank is None:
+        return gettext("%(name)s's set %(number)s", name=place.name, number=place.number)
     return gettext(
         "%(name)s's set %(number)s (%(rank)s)",
         name=place.name,
@@ -211,48 +228,76 @@ def place_label(place: Place) -> str:
     )
 
 
-def _worded(value: object) -> object:
-    """A problem's value as the page's language writes it."""
+def _worded(value: object, english: bool) -> object:
+    """A problem's value in words: numbers as the API writes them in English ("-2,000"),
+    as the page's language does otherwise."""
     if isinstance(value, bool):
         return value
     if isinstance(value, int):
-        return number(value)
+        return f"{value:,}" if english else number(value)
     if isinstance(value, Rank):
         return rank_plural(value)
     if isinstance(value, Place):
         return place_label(value)
     if isinstance(value, Limit):
-        return str(LIMIT_NOUNS.get(value.key, value.noun))
+        return str(LIMIT_NOUNS[value.key])
     if isinstance(value, str):
         return card_name(value)
     return value
 
 
-def problem_message(problem: TallyProblem) -> str:
-    """The problem in the page's language (the engine's own words in English)."""
-    template = PROBLEMS.get(problem.code)
-    if in_english() or template is None:
-        return problem.message
-    params = {key: _worded(value) for key, value in problem.params.items()}
+def problem_message(problem: TallyProblem, english: bool | None = None) -> str:
+    """The problem as a sentence: in English as the API says it (``english``), else in the
+    page's language (a page in English says what the API says)."""
+    english = in_english() if english is None else english
+    if not english:
+        return _problem_text(problem, english=False)
+    with english_words():
+        return _problem_text(problem, english=True)
+
+
+def _problem_text(problem: TallyProblem, english: bool) -> str:
+    params = {key: _worded(value, english) for key, value in problem.params.items()}
     if "limit" in params:
         params["noun"] = params["limit"]
     if "places" in problem.params:
         places = problem.params["places"]
         assert isinstance(places, tuple)
         params["where"] = _and([place_label(place) for place in places])
-    text = str(template) % params
+    text = str(PROBLEMS[problem.code]) % params
     if "place" in params:
         return gettext("%(place)s: %(problem)s", place=params["place"], problem=text)
     return text
 
 
-def set_description(line: SetCount) -> str:
-    """How a set counted, as the engine describes it: "8 tens, natural set: 8 × 10 × 2 = 160".
+def english(text: str | LazyString) -> str:
+    """A catalog's message as the API says it: its own English words."""
+    with english_words():
+        return str(text)
 
-    The arithmetic after the colon is the engine's own: numbers and signs only.
-    """
-    if in_english():
-        return line.description
+
+def cards_error(code: str, english: bool | None = None) -> str:
+    """Why cards can't be counted (``BadCards.code``), as :func:`problem_message` words."""
+    return problem_message(TallyProblem("cards", code), english)
+
+
+def problem_fields(problems: Iterable[TallyProblem]) -> dict[str, list[str]]:
+    """The API's ``fields``: each place's problems in English, in order, said once each."""
+    grouped: dict[str, list[str]] = {}
+    for problem in problems:
+        found = grouped.setdefault(problem.field, [])
+        message = problem_message(problem, english=True)
+        if message not in found:
+            found.append(message)
+    return grouped
+
+
+def set_description(line: SetCount, english: bool = False) -> str:
+    """How a set counted: "8 tens, natural set: 8 × 10 × 2 = 160", in the page's language
+    or (``english``) as the API says it; the arithmetic is numbers and signs only."""
+    if english:
+        with english_words():
+            return set_description(line)
     card_set, factor = line.card_set, line.factor
     rank = card_set.rank
     extras = []
@@ -265,21 +310,30 @@ def set_description(line: SetCount) -> str:
         label += f" ({', '.join(extras)})"
     if card_set.natural:
         label += gettext(", natural set")
-    if factor == 4 or (factor == 2 and not card_set.natural):  # doubled for going out naturally
+    if line.natural_going_out:
         label += gettext(", natural going out")
-    terms = line.description.rpartition(": ")[2].rpartition(" = ")[0]
-    return gettext("%(set)s: %(sum)s = %(points)s", set=label, sum=terms, points=line.points)
+    terms = " + ".join(f"{count} × {each}" for count, each in line.terms)
+    if factor > 1:
+        terms = f"({terms}) × {factor}" if len(line.terms) > 1 else f"{terms} × {factor}"
+    points = line.points
+    return gettext("%(set)s: %(sum)s = %(points)s", set=label, sum=terms, points=points)
 
 
 # The audit trail --------------------------------------------------------------------
 
 
-def event_summary(event: AuditEvent, game: Game | None = None) -> str:
-    """What a change to a game was, in the page's language, worded from its action and
-    the values kept with it (amounts as the page writes money)."""
+def event_summary(event: AuditEvent, game: Game | None = None, english: bool = False) -> str:
+    """What a change to a game was, worded from its action and the values kept with it: in
+    the page's language with amounts as the page writes money, or (``english``) as the API
+    says it, amounts as the API writes them ("12.50")."""
     wording = _EVENTS.get(event.action)
+    if wording is None:
+        return unread_text(event)
     try:
-        return unread_text(event) if wording is None else wording(event.params)
+        if not english:
+            return wording(event.params, money)
+        with english_words():
+            return wording(event.params, format_money)
     except (KeyError, TypeError):
         return unread_text(event)
 
@@ -313,26 +367,31 @@ def _imported(values: Mapping[str, Any]) -> str:
     return text
 
 
-_EVENTS: Final[dict[AuditAction, Callable[[Mapping[str, Any]], str]]] = {
-    AuditAction.DEAL_RECORDED: lambda v: gettext("Deal %(number)s recorded.", number=v["number"]),
-    AuditAction.DEAL_EDITED: lambda v: gettext("Deal %(number)s corrected.", number=v["number"]),
-    AuditAction.DEAL_DELETED: lambda v: gettext(
+#: How each action is worded from its values, given how to write money.
+_Wording = Callable[[Mapping[str, Any], Callable[[int], str]], str]
+
+_EVENTS: Final[dict[AuditAction, _Wording]] = {
+    AuditAction.DEAL_RECORDED: lambda v, _: gettext(
+        "Deal %(number)s recorded.", number=v["number"]
+    ),
+    AuditAction.DEAL_EDITED: lambda v, _: gettext("Deal %(number)s corrected.", number=v["number"]),
+    AuditAction.DEAL_DELETED: lambda v, _: gettext(
         "Deal %(number)s deleted; later deals moved up.", number=v["number"]
     ),
-    AuditAction.GAME_FINISHED: lambda v: gettext(
+    AuditAction.GAME_FINISHED: lambda v, _: gettext(
         "%(winner)s won after deal %(number)s.", winner=v["winner"], number=v["number"]
     ),
-    AuditAction.GAME_REOPENED: lambda v: gettext("The game is in progress again."),
-    AuditAction.PAYMENT_MARKED: lambda v: gettext(
+    AuditAction.GAME_REOPENED: lambda v, _: gettext("The game is in progress again."),
+    AuditAction.PAYMENT_MARKED: lambda v, written: gettext(
         "%(payer)s's payment of %(amount)s marked paid.",
         payer=v["payer"],
-        amount=money(v["amount"]),
+        amount=written(v["amount"]),
     ),
-    AuditAction.GAME_UNLOCKED: lambda v: gettext("Game unlocked; its payment is unpaid again."),
-    AuditAction.GAME_ABANDONED: lambda v: gettext("Game abandoned: it no longer counts."),
-    AuditAction.GAME_RESTORED: lambda v: gettext("Game restored: it counts again."),
-    AuditAction.GAME_IMPORTED: _imported,
-    AuditAction.CARD_AGREED: lambda v: (
+    AuditAction.GAME_UNLOCKED: lambda v, _: gettext("Game unlocked; its payment is unpaid again."),
+    AuditAction.GAME_ABANDONED: lambda v, _: gettext("Game abandoned: it no longer counts."),
+    AuditAction.GAME_RESTORED: lambda v, _: gettext("Game restored: it counts again."),
+    AuditAction.GAME_IMPORTED: lambda v, _: _imported(v),
+    AuditAction.CARD_AGREED: lambda v, _: (
         gettext(
             "%(name)s agreed with the card (version %(version)s) on their own phone.",
             name=v["name"],

@@ -467,3 +467,35 @@ def test_an_import_may_be_larger_than_a_form(table):
     ) as response:
         assert response.status_code == 422
         assert "Too large" not in response.get_data(as_text=True)
+
+
+# What a browser keeps for the site after signing out ---------------------------------
+
+
+def _owner_key(client, path="/"):
+    import re
+
+    found = re.search(r'<body data-owner="([0-9a-f]+)"', client.get(path).get_data(as_text=True))
+    return found[1] if found else None
+
+
+def test_each_page_names_whose_offline_deals_it_keeps_by_an_opaque_key(app, auth):
+    admin = _signed_in(app)
+    scorekeeper = auth.member("scorekeeper")
+    admin_key, scorekeeper_key = _owner_key(admin), _owner_key(scorekeeper)
+    assert admin_key
+    assert scorekeeper_key
+    assert admin_key != scorekeeper_key
+    assert len(admin_key) == 32  # derived from the secret: not the user's id, not guessable
+    assert _owner_key(_signed_in(app, remember=False)) == admin_key  # the same in every session
+    assert _owner_key(app.test_client()) is None  # nobody signed in: no key at all
+
+
+@pytest.mark.parametrize("path", ["/logout", "/account/sign-out-everywhere"])
+def test_signing_out_empties_the_browsers_storage_and_cache_for_the_site(app, path):
+    phone = _signed_in(app)
+    response = phone.post(path)
+    assert response.status_code == 302
+    # The deals kept offline and the service worker's copies of private pages go too.
+    assert response.headers["Clear-Site-Data"] == '"cache", "storage"'
+    assert "Clear-Site-Data" not in phone.get("/").headers

@@ -113,6 +113,12 @@ class Screen:
         self.page.locator(selector).first.fill(text)
         self.taps += 1
 
+    def from_menu(self, selector: str) -> None:
+        """Tap ``selector`` in the header's menu (a ``<details>``), opening the menu first."""
+        if self.page.locator("header.site details.site-menu[open]").count() == 0:
+            self.page.click("header.site details.site-menu summary")
+        self.page.locator(f"header.site .menu-items {selector}").first.click()
+
     def sign_in(self, username: str = "admin", password: str = PASSWORD) -> None:
         self.go("/login")
         self.page.fill("#username", username)
@@ -127,7 +133,7 @@ class Screen:
         self.page.fill("#player0", player0)
         self.page.fill("#player1", player1)
         self.page.check("#first_dealer-1")
-        self.page.click("button[name=submit]")
+        self.page.click("button[name=submit].primary")
         self.page.wait_for_url(re.compile(r".*/games/\d+$"))
 
     def record(self, out: int, scores: tuple[int, int], stars: tuple[int, int] = (0, 0)) -> int:

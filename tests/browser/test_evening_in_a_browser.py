@@ -57,7 +57,7 @@ def test_the_skunk_settlement_adds_up_on_a_phone(phone):
     phone.page.locator(".settlement").scroll_into_view_if_needed()
     phone.shot("settlement-skunk")
 
-    phone.page.click("header.site a.language[lang=fr]")
+    phone.from_menu("a.language[lang=fr]")
     phone.page.wait_for_load_state()
     assert amounts(phone) == [
         "3,00 $",

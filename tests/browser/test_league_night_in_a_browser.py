@@ -21,7 +21,7 @@ def play_a_round(phone: Screen) -> list[frozenset[str]]:
     assert "sits out this round" not in phone.text()
     games = [
         frozenset(re.split(r"\s+vs\s+", line.strip()))
-        for line in phone.page.locator("ol.pairings li").all_inner_texts()
+        for line in phone.page.locator("ol.pairings li .pair").all_inner_texts()
     ]
     assert len(games) == 3
     phone.tap("text=Start these 3 games")

@@ -119,7 +119,7 @@ def _kept_by_the_worker(screen: Screen) -> None:
     screen.page.wait_for_function(
         """async () => {
             await navigator.serviceWorker.ready;
-            const cache = await caches.open("mille-v1");
+            const cache = await caches.open("mille-v2");
             return Boolean(await cache.match(location.origin + location.pathname));
         }""",
         timeout=10000,
@@ -206,6 +206,7 @@ def test_a_queued_deal_the_server_refuses_is_kept_with_the_reason(phones):
     a.record(0, (290, 160))
     _kept_by_the_worker(a)
     a.context.set_offline(True)  # type: ignore[attr-defined]
+    a.expected_errors.append("ERR_INTERNET_DISCONNECTED")  # offline on purpose
     _record_offline(a, 1, (140, 350))  # kept on phone A, typed after deal 1
     b.go(url)
     b.record(0, (220, 80))  # meanwhile phone B records deal 2

@@ -15,7 +15,11 @@ def test_recording_a_deal_is_one_request_and_shows_the_new_card(screen):
     page.wait_for_load_state("networkidle")  # the icon, which the browser asks for late
     sent: list[str] = []
     page.on("request", lambda request: sent.append(f"{request.method} {request.url}"))
+    # The live view's poll (static/live.js, GET …/version) runs on its own clock, and on a
+    # busy machine one can fall inside a save: it is not the save's.
+    polled = lambda url: url.startswith("GET ") and url.endswith("/version")  # noqa: E731
     screen.record(1, (150, 400), (0, 1))
+    sent[:] = [request for request in sent if not polled(request)]
     assert len(sent) == 1, sent
     assert sent[0].startswith("POST ")
     assert sent[0].endswith("/deals")
@@ -25,6 +29,7 @@ def test_recording_a_deal_is_one_request_and_shows_the_new_card(screen):
     # The page goes on working: the next deal is saved the same way, still one request.
     sent.clear()
     screen.record(0, (100, 50))
+    sent[:] = [request for request in sent if not polled(request)]
     assert len(sent) == 1, sent
     assert page.locator(".scorecard tbody tr").count() == 3
     screen.shot("one-request-save")

@@ -103,7 +103,7 @@ def test_a_deal_by_keyboard_alone(screen):
 
 def test_signing_out_and_in(screen):
     screen.sign_in()
-    screen.page.click("button:has-text('Sign out')")
+    screen.from_menu("button:has-text('Sign out')")
     assert "You are signed out." in screen.text(".flashes")
     assert screen.page.locator("header.site a:has-text('Sign in')").count() == 1
 
@@ -161,7 +161,7 @@ def test_a_reply_lost_on_the_way_back_is_not_recorded_twice(screen):
 
 def test_a_game_in_french_down_to_the_script_s_buttons(screen, wikipedia_card):
     screen.sign_in()
-    screen.page.click("header.site a.language[lang=fr]")
+    screen.from_menu("a.language[lang=fr]")
     screen.page.wait_for_load_state()
     screen.start_game()
     page = screen.page

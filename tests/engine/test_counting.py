@@ -1,4 +1,8 @@
-"""Counting help: deal scores and stars from the cards (RULES.md §1–2)."""
+"""Counting help: deal scores and stars from the cards (RULES.md §1–2).
+
+The engine reports codes and values; what they say is the catalog's
+(``scorekeeper/web/messages.py``), read here in English as the API says it.
+"""
 
 from dataclasses import dataclass
 
@@ -18,6 +22,7 @@ from scorekeeper.engine import (
     count_deal,
     validate_tally,
 )
+from scorekeeper.web.messages import problem_message, set_description
 
 NAMES = ("Ana", "Ben")
 ANA, BEN = Seat.FIRST, Seat.SECOND
@@ -25,6 +30,15 @@ ANA, BEN = Seat.FIRST, Seat.SECOND
 ONE_CARD_LEFT = PlayerCards((), Hand(threes_to_nines=1))
 #: A player who went out with three kings.
 THREE_KINGS = PlayerCards((CardSet(Rank.KING, 3),))
+
+
+def words(problem: TallyProblem) -> str:
+    """The problem as the API says it."""
+    return problem_message(problem, english=True)
+
+
+def said(problem: TallyProblem) -> tuple[str, str]:
+    return problem.field, words(problem)
 
 
 def problems_of(first: PlayerCards, second: PlayerCards, out: Seat = ANA) -> list[TallyProblem]:
@@ -66,7 +80,7 @@ def test_eight_twos_count_320_and_give_a_star() -> None:
     count = count_deal(ANA, (THREE_KINGS, eight_twos), NAMES)
     line = count.breakdown[BEN][0]
     assert (line.points, line.factor, line.natural_set) == (320, 2, True)
-    assert line.description == "8 twos, natural set: 8 × 20 × 2 = 320"
+    assert set_description(line) == "8 twos, natural set: 8 × 20 × 2 = 320"
     assert count.tally.scores[BEN] == 320 - 5
     assert count.tally.stars[BEN] == 1
 
@@ -76,7 +90,7 @@ def test_eight_queens_with_both_queens_of_spades_count_520() -> None:
     count = count_deal(ANA, (THREE_KINGS, queens), NAMES)
     line = count.breakdown[BEN][0]
     assert line.points == 520
-    assert line.description == "8 queens (2 Q♠), natural set: (2 × 100 + 6 × 10) × 2 = 520"
+    assert set_description(line) == "8 queens (2 Q♠), natural set: (2 × 100 + 6 × 10) × 2 = 520"
     assert count.tally.stars == (1, 1)  # Ana went out naturally with her kings
 
 
@@ -87,7 +101,7 @@ def test_a_natural_going_out_with_a_natural_set_counts_it_four_times_and_earns_t
     assert count.tally.scores == (8 * 10 * 4 + 3 * 10 * 2, -5)
     assert count.tally.stars == (2, 0)
     assert [line.factor for line in count.breakdown[ANA]] == [4, 2]
-    assert count.breakdown[ANA][0].description == (
+    assert set_description(count.breakdown[ANA][0]) == (
         "8 tens, natural set, natural going out: 8 × 10 × 4 = 320"
     )
     assert count.hand_points == (0, 5)
@@ -100,7 +114,7 @@ def test_a_player_who_went_out_with_a_wild_two_is_not_a_natural_going_out() -> N
     assert not count.natural_going_out
     assert count.tally.scores[ANA] == 8 * 10 * 2 + 2 * 10 + 20
     assert count.tally.stars[ANA] == 1
-    assert count.breakdown[ANA][1].description == "3 kings (1 wild two): 2 × 10 + 1 × 20 = 40"
+    assert set_description(count.breakdown[ANA][1]) == "3 kings (1 wild two): 2 × 10 + 1 × 20 = 40"
 
 
 def test_a_set_made_only_of_twos_still_allows_a_natural_going_out() -> None:
@@ -148,8 +162,9 @@ def test_the_second_player_can_go_out() -> None:
 
 
 def test_the_names_default_to_player_1_and_player_2() -> None:
-    with pytest.raises(ImpossibleCards, match="Player 2's hand"):
+    with pytest.raises(ImpossibleCards) as refused:
         count_deal(ANA, (THREE_KINGS, PlayerCards((), Hand(aces=-1))))
+    assert words(refused.value.problems[0]).startswith("Player 2's hand")
 
 
 # --- Impossible cards --------------------------------------------------------
@@ -158,8 +173,9 @@ def test_the_names_default_to_player_1_and_player_2() -> None:
 def test_a_set_needs_at_least_three_cards() -> None:
     ana = PlayerCards((CardSet(Rank.KING, 3), CardSet(Rank.QUEEN, 1, wild_twos=1)))
     problem = only_problem(ana, ONE_CARD_LEFT)
-    assert problem == TallyProblem(
-        "cards.0.sets.1", "Ana's set 2 (queens): a set needs at least three cards."
+    assert said(problem) == (
+        "cards.0.sets.1",
+        "Ana's set 2 (queens): a set needs at least three cards.",
     )
 
 
@@ -167,43 +183,45 @@ def test_a_set_needs_a_natural_card() -> None:
     ben = PlayerCards((CardSet(Rank.SIX, 0, wild_twos=3),), Hand(aces=1))
     problem = only_problem(THREE_KINGS, ben)
     assert problem.field == "cards.1.sets.0"
-    assert problem.message.startswith("Ben's set 1 (sixes): a set needs at least one natural card")
+    assert words(problem).startswith("Ben's set 1 (sixes): a set needs at least one natural card")
 
 
 def test_a_set_of_twos_has_no_wild_twos() -> None:
     ana = PlayerCards((CardSet(Rank.TWO, 2, wild_twos=1),))
     problem = only_problem(ana, ONE_CARD_LEFT)
     assert problem.field == "cards.0.sets.0"
-    assert problem.message.startswith("Ana's set 1 (twos): in a set of twos no two is wild")
+    assert words(problem).startswith("Ana's set 1 (twos): in a set of twos no two is wild")
 
 
 def test_only_queens_and_jacks_hold_special_cards() -> None:
     ana = PlayerCards((CardSet(Rank.KING, 3, specials=1),))
     problem = only_problem(ana, ONE_CARD_LEFT)
     assert problem.field == "cards.0.sets.0"
-    assert problem.message.startswith("Ana's set 1 (kings): only a set of queens")
+    assert words(problem).startswith("Ana's set 1 (kings): only a set of queens")
 
 
 def test_a_set_holds_no_more_special_cards_than_natural_cards() -> None:
     ana = PlayerCards((CardSet(Rank.JACK, 1, wild_twos=2, specials=2),))
     problem = only_problem(ana, ONE_CARD_LEFT)
-    assert problem == TallyProblem(
-        "cards.0.sets.0", "Ana's set 1 (jacks): it can't hold more J♦ than natural jacks."
+    assert said(problem) == (
+        "cards.0.sets.0",
+        "Ana's set 1 (jacks): it can't hold more J♦ than natural jacks.",
     )
 
 
 def test_a_set_holds_at_most_eight_natural_cards() -> None:
     ana = PlayerCards((CardSet(Rank.NINE, 9),))
     problem = only_problem(ana, ONE_CARD_LEFT)
-    assert problem == TallyProblem(
-        "cards.0.sets.0", "Ana's set 1 (nines): 9 nines, but two decks have only 8."
+    assert said(problem) == (
+        "cards.0.sets.0",
+        "Ana's set 1 (nines): 9 nines, but two decks have only 8.",
     )
 
 
 def test_eight_queens_must_include_both_queens_of_spades() -> None:
     ana = PlayerCards((CardSet(Rank.QUEEN, 8, specials=1),))
     problem = only_problem(ana, ONE_CARD_LEFT)
-    assert problem == TallyProblem(
+    assert said(problem) == (
         "cards.0.sets.0",
         "Ana's set 1 (queens): 7 queens other than Q♠, but two decks have only 6.",
     )
@@ -213,7 +231,7 @@ def test_both_players_together_hold_at_most_eight_cards_of_a_rank() -> None:
     ana = PlayerCards((CardSet(Rank.TEN, 5),))
     ben = PlayerCards((CardSet(Rank.TEN, 4),), Hand(aces=1))
     problem = only_problem(ana, ben)
-    assert problem == TallyProblem(
+    assert said(problem) == (
         "cards",
         "Ana's set 1 (tens) and Ben's set 1 (tens) hold 9 tens together, "
         "but two decks have only 8.",
@@ -225,7 +243,7 @@ def test_natural_wild_and_held_twos_together_are_at_most_eight() -> None:
     ben = PlayerCards((CardSet(Rank.ACE, 1, wild_twos=2),), Hand(twos=2))
     problem = only_problem(ana, ben)
     assert problem.field == "cards"
-    assert problem.message == (
+    assert words(problem) == (
         "Ana's set 1 (twos), Ana's set 2 (kings), Ben's set 1 (aces) and Ben's hand "
         "hold 9 twos together, but two decks have only 8."
     )
@@ -234,7 +252,7 @@ def test_natural_wild_and_held_twos_together_are_at_most_eight() -> None:
 def test_there_are_only_two_queens_of_spades_and_two_jacks_of_diamonds() -> None:
     ana = PlayerCards((CardSet(Rank.QUEEN, 3, specials=2), CardSet(Rank.JACK, 3, specials=2)))
     ben = PlayerCards((), Hand(queen_of_spades=1, jack_of_diamonds=1))
-    messages = [p.message for p in problems_of(ana, ben)]
+    messages = [words(p) for p in problems_of(ana, ben)]
     assert messages == [
         "Ana's set 1 (queens) and Ben's hand hold 3 Q♠ together, but two decks have only 2.",
         "Ana's set 2 (jacks) and Ben's hand hold 3 J♦ together, but two decks have only 2.",
@@ -245,7 +263,7 @@ def test_aces_in_hand_count_against_the_aces_on_the_table() -> None:
     ana = PlayerCards((CardSet(Rank.ACE, 6),))
     ben = PlayerCards((), Hand(aces=3))
     problem = only_problem(ana, ben)
-    assert problem.message == (
+    assert words(problem) == (
         "Ana's set 1 (aces) and Ben's hand hold 9 aces together, but two decks have only 8."
     )
 
@@ -254,7 +272,7 @@ def test_tens_to_kings_in_hand_count_against_28_ordinary_cards() -> None:
     ana = PlayerCards((CardSet(Rank.TEN, 8), CardSet(Rank.QUEEN, 6, specials=1)))
     ben = PlayerCards((), Hand(tens_to_kings=24))  # 8 + 5 + 24 = 37 > 28
     problem = only_problem(ana, ben)
-    assert problem.message == (
+    assert words(problem) == (
         "Ana's set 1 (tens), Ana's set 2 (queens) and Ben's hand hold 37 cards from 10 to K "
         "other than Q♠ and J♦ together, but two decks have only 28."
     )
@@ -267,7 +285,7 @@ def test_threes_to_nines_in_hand_count_against_56_cards() -> None:
     ben = PlayerCards((CardSet(Rank.FIVE, 3),), Hand(threes_to_nines=43))
     problem = only_problem(ana, ben)
     assert problem.field == "cards"
-    assert problem.message.endswith(
+    assert words(problem).endswith(
         "hold 57 cards from 3 to 9 together, but two decks have only 56."
     )
 
@@ -275,40 +293,40 @@ def test_threes_to_nines_in_hand_count_against_56_cards() -> None:
 def test_the_player_who_went_out_holds_nothing_in_hand() -> None:
     ana = PlayerCards((CardSet(Rank.KING, 3),), Hand(aces=1))
     problem = only_problem(ana, ONE_CARD_LEFT)
-    assert problem == TallyProblem("cards.0.hand", "Ana went out, so Ana's hand must be empty.")
+    assert said(problem) == ("cards.0.hand", "Ana went out, so Ana's hand must be empty.")
 
 
 def test_the_player_who_went_out_has_at_least_one_set() -> None:
     problem = only_problem(ONE_CARD_LEFT, PlayerCards(()), out=BEN)
-    assert problem == TallyProblem(
-        "cards.1.sets", "Ben went out, so Ben must have at least one set on the table."
+    assert said(problem) == (
+        "cards.1.sets",
+        "Ben went out, so Ben must have at least one set on the table.",
     )
 
 
 def test_the_player_who_stayed_in_still_holds_a_card() -> None:
     problem = only_problem(THREE_KINGS, PlayerCards((CardSet(Rank.ACE, 3),)))
     assert problem.field == "cards.1.hand"
-    assert problem.message.startswith("Ben stayed in, so Ben still holds at least one card")
+    assert words(problem).startswith("Ben stayed in, so Ben still holds at least one card")
 
 
 def test_a_player_has_one_set_of_each_rank() -> None:
     ana = PlayerCards((CardSet(Rank.TEN, 4), CardSet(Rank.KING, 3), CardSet(Rank.TEN, 4)))
     problem = only_problem(ana, ONE_CARD_LEFT)
     assert problem.field == "cards.0.sets.2"
-    assert problem.message.startswith("Ana's set 3 (tens): Ana already has a set of tens (set 1)")
+    assert words(problem).startswith("Ana's set 3 (tens): Ana already has a set of tens (set 1)")
 
 
 def test_negative_counts_are_refused() -> None:
     ana = PlayerCards((CardSet(Rank.KING, 4, wild_twos=-1),))
     ben = PlayerCards((), Hand(aces=2, twos=-1))
     problems = problems_of(ana, ben)
-    assert (
-        TallyProblem("cards.0.sets.0", "Ana's set 1 (kings): counts of cards can't be negative.")
-        in problems
-    )
-    assert (
-        TallyProblem("cards.1.hand", "Ben's hand: counts of cards can't be negative.") in problems
-    )
+    assert ("cards.0.sets.0", "Ana's set 1 (kings): counts of cards can't be negative.") in [
+        said(p) for p in problems
+    ]
+    assert ("cards.1.hand", "Ben's hand: counts of cards can't be negative.") in [
+        said(p) for p in problems
+    ]
 
 
 def test_every_problem_is_reported_at_once() -> None:
@@ -513,4 +531,4 @@ def test_any_cards_either_count_to_a_valid_tally_or_are_refused_by_name(
     assert problems
     for problem in problems:
         assert problem.field.startswith("cards")
-        assert "Ana" in problem.message or "Ben" in problem.message
+        assert "Ana" in words(problem) or "Ben" in words(problem)

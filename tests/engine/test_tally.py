@@ -12,6 +12,8 @@ from scorekeeper.engine import (
     tally_warnings,
     validate_tally,
 )
+from scorekeeper.engine.tally import CODES
+from scorekeeper.web.messages import problem_message
 
 A, B = Seat.FIRST, Seat.SECOND
 
@@ -71,9 +73,11 @@ def test_a_score_that_is_not_a_multiple_of_five_is_refused(score: int) -> None:
 
 
 def test_the_message_for_a_score_off_the_five_point_step_says_so() -> None:
-    with pytest.raises(InvalidTally, match="multiples of 5") as refused:
+    with pytest.raises(InvalidTally) as refused:
         validate_tally(0, (100, 12), (0, 0))
     assert refused.value.problems[0].field == "scores.1"
+    assert refused.value.problems[0].code == "score.step"
+    assert "multiples of 5" in problem_message(refused.value.problems[0], english=True)
 
 
 @pytest.mark.parametrize("score", [10, 5, 0, -5, -100])
@@ -101,9 +105,11 @@ def test_a_score_outside_minus_1140_to_4560_is_refused(score: int) -> None:
 
 
 def test_the_message_for_an_out_of_range_score_names_the_limits() -> None:
-    with pytest.raises(InvalidTally, match="4,560") as refused:
+    with pytest.raises(InvalidTally) as refused:
         validate_tally(1, (4565, 100), (0, 0))
     assert [p.field for p in refused.value.problems] == ["scores.0"]
+    said = problem_message(refused.value.problems[0], english=True)
+    assert "between -1,140 and 4,560" in said
 
 
 # --- stars -----------------------------------------------------------------------------------
@@ -142,9 +148,9 @@ def test_every_problem_is_reported_at_once_each_naming_its_field() -> None:
 
     problems = refused.value.problems
     assert {p.field for p in problems} == {"scores.0", "scores.1", "stars.0", "stars.1"}
-    assert all(isinstance(p, TallyProblem) and p.message for p in problems)
+    assert all(isinstance(p, TallyProblem) and p.code in CODES for p in problems)
     for problem in problems:
-        assert problem.message in str(refused.value)
+        assert f"{problem.field}: {problem.code}" in str(refused.value)
 
 
 def test_a_missing_player_out_is_reported_together_with_bad_scores_and_stars() -> None:
@@ -152,7 +158,7 @@ def test_a_missing_player_out_is_reported_together_with_bad_scores_and_stars() -
 
 
 def test_an_invalid_tally_is_a_value_error() -> None:
-    with pytest.raises(ValueError, match="went out"):
+    with pytest.raises(ValueError, match=r"out\.missing"):
         validate_tally(7, (100, 100), (0, 0))
 
 
@@ -203,7 +209,8 @@ def test_a_star_with_fewer_than_80_points_asks_for_confirmation() -> None:
     warnings = tally_warnings(tally)
 
     assert {w.field for w in warnings} == {"stars.0", "stars.1"}
-    assert all(w.message for w in warnings)
+    assert {w.code for w in warnings} == {"warning.star_on_low_score"}
+    assert all("is unusual" in problem_message(w, english=True) for w in warnings)
 
 
 def test_a_star_with_80_points_needs_no_confirmation() -> None:

@@ -81,8 +81,15 @@ def test_standings_of_the_wikipedia_game(public, table, client, wikipedia_card):
     page = client.get("/leagues/our-table").get_data(as_text=True)
     rows = standings(page)
     # played, won, lost, win %, net, naturals, chapeaux, skunks given, taken, margin, rating
-    assert rows["Ana"] == ["1", "0", "+$10.00", "1", "100.0%", "1", "0", "0", "0", "95", "1520"]
-    assert rows["Ben"] == ["0", "1", "−$10.00", "1", "0.0%", "1", "1", "0", "0", "— none", "1480"]
+    # (its uncertainty beside it, a newcomer's: provisional), conservative rating
+    rating = "1520 ±209 plus or minus 209 provisional"
+    assert rows["Ana"] == [
+        *["1", "0", "+$10.00", "1", "100.0%", "1", "0", "0", "0", "95", rating, "927"]
+    ]
+    rating = "1480 ±209 plus or minus 209 provisional"
+    assert rows["Ben"] == [
+        *["0", "1", "−$10.00", "1", "0.0%", "1", "1", "0", "0", "— none", rating, "822"]
+    ]
     assert "Standings of Our table, all time, sorted by games won, highest first." in page
     assert "The rating is Elo, from 1500," in page  # written as the ratings are
     assert game_ids(page) == [game_id]  # the newest games, under the standings
@@ -148,7 +155,8 @@ def test_a_season_shows_the_games_that_ended_in_it(public, app, table, client):
     assert set(rows) == {"Ana", "Ben"}  # Cleo's game was in 2025
     assert rows["Ana"][:5] == ["1", "1", "+$25.00", "2", "50.0%"]
     assert "Standings, season 2024" in page
-    assert rows["Ana"][-1] == "1498 (−2)"  # rating after the season, and its change
+    # The rating after the season, how sure it is, and its change.
+    assert rows["Ana"][-2] == "1498 ±209 plus or minus 209 (−2) provisional"
     all_time = standings(client.get("/leagues/our-table").get_data(as_text=True))
     assert all_time["Ana"][:2] + all_time["Ana"][3:4] == ["1", "2", "3"]  # won, lost, played
     games = client.get(f"/leagues/our-table/games?season={season_id}").get_data(as_text=True)

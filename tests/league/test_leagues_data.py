@@ -23,7 +23,16 @@ from scorekeeper.league.transfer.plan import ImportProblems
 from scorekeeper.league.transfer.read_csv import parse_csv
 from scorekeeper.league.transfer.read_json import parse_json
 from scorekeeper.league.transfer.save import import_all
-from scorekeeper.models import Game, GameResult, League, PairRecord, PlayerRecord, SeasonRecord, db
+from scorekeeper.models import (
+    Game,
+    GameResult,
+    League,
+    PairRecord,
+    Player,
+    PlayerRecord,
+    SeasonRecord,
+    db,
+)
 from scorekeeper.records import results, skill
 from scorekeeper.records.leagues import league_by_slug
 from scorekeeper.records.totals import season_range
@@ -288,6 +297,49 @@ def stored(league_id: int) -> dict:
     }
 
 
+#: The moment the standings' certainty is read for: fixed, so two reads compare equal.
+SHOWN_AT = datetime(2030, 1, 1)
+
+
+def shown(league_id: int) -> dict:
+    """What the standings and the player pages show of each rating: the Elo headline, its
+    ±, the conservative rating and why it is provisional — all time and per season."""
+
+    def sureness(row) -> tuple:
+        return (row.rating, row.spread, row.conservative, row.provisional)
+
+    found = {
+        None: {
+            row.player_id: sureness(row)
+            for row in standing_queries.standings(league_id, now=SHOWN_AT)
+        }
+    }
+    for season in seasons.seasons_of(league_id):
+        found[season.id] = {
+            row.player_id: sureness(row)
+            for row in standing_queries.standings(league_id, season, now=SHOWN_AT)
+        }
+    for player in db.session.scalars(select(Player).where(Player.league_id == league_id)):
+        record = standing_queries.player_summary(player, now=SHOWN_AT).record
+        if record is not None:
+            assert sureness(record) == found[None][player.id]
+    return found
+
+
+def sureness_from(record: dict, as_of: datetime) -> tuple:
+    """What a record, worked out from the deals alone, shows of its rating at ``as_of``."""
+    widened = skill.away(
+        skill.Skill(record["skill_mu"], record["skill_sigma"]),
+        skill.days_between(record["last_played_at"], as_of),
+    )
+    return (
+        record["rating"],
+        skill.spread(widened.sigma),
+        skill.points(widened.conservative),
+        skill.provisional(record["career_games"], record["last_played_at"], as_of),
+    )
+
+
 def assert_no_drift(league_id: int) -> dict:
     now = stored(league_id)
     expected = recompute(league_id)
@@ -301,6 +353,17 @@ def assert_no_drift(league_id: int) -> dict:
     assert {s.player_id: s.net for s in standings} == {
         p: r["net"] for p, r in add_up(expected["results"]).items()
     }
+    # What the pages show of each rating follows the stored values exactly.
+    now["shown"] = shown(league_id)
+    assert now["shown"][None] == {
+        p: sureness_from(r, SHOWN_AT) for p, r in add_up(expected["results"]).items()
+    }
+    for season in seasons.seasons_of(league_id):
+        end = season_range(season)[1]
+        assert now["shown"][season.id] == {
+            p: sureness_from(r, min(SHOWN_AT, end))
+            for p, r in add_up(expected["results"], season_range(season)).items()
+        }
     return now
 
 
@@ -324,7 +387,7 @@ def test_editing_a_game_in_the_middle_updates_everything_after_it(app, history):
         # The from-scratch rebuild agrees with what the edits kept up to date.
         results.rebuild_league(league)
         db.session.commit()
-        assert stored(league) == after
+        assert stored(league) | {"shown": shown(league)} == after
 
 
 def test_skills_widened_by_time_away_replay_exactly_after_an_edit(app, history):
@@ -354,7 +417,7 @@ def test_skills_widened_by_time_away_replay_exactly_after_an_edit(app, history):
         assert moved != before["results"][next_game, ana]["skill_mu_after"]
         results.rebuild_league(league)
         db.session.commit()
-        assert stored(league) == after
+        assert stored(league) | {"shown": shown(league)} == after
 
 
 def test_reopening_and_finishing_a_middle_game_moves_it_to_the_end(app, history):

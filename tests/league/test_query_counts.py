@@ -93,15 +93,15 @@ EXPECTED = {
     "balance of two players": 6,
     "payments": 3,
     "players": 3,
-    "export csv": 2,
-    "export json": 6,
+    "export csv": 3,
+    "export json": 5,  # games and deals read as plain rows (issue 26)
     "seasons": 3,
     "a season": 3,
     "import": 2,
     "settings": 2,
     "members": 4,  # the open invitations too (issue 25)
-    "game in progress": 3,
-    "finished game": 3,
+    "game in progress": 4,  # its open seat links too (issue 23)
+    "finished game": 4,
     "new game form": 3,
     "deal to correct": 2,
     # Who abandoned it is the signed-in user here, already loaded; no seat links are read.
@@ -115,7 +115,7 @@ EXPECTED = {
     "record a game's last deal": 12,
     # Answered with the game page (static/app.js) or the game's JSON, built from what the
     # save wrote and replayed: the game is read once, by the save (issue 22).
-    "record a deal, answered in one request": 8,
+    "record a deal, answered in one request": 9,
     "record a deal through the API": 10,
 }
 #: SQLite can't return the ids of a many-row INSERT in the rows' order, which the ORM needs,

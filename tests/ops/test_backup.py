@@ -26,7 +26,7 @@ from scorekeeper.models import (
     User,
     db,
 )
-from scorekeeper.ops import backup
+from scorekeeper.ops import backup, restore
 
 
 def snapshot(app):
@@ -135,7 +135,7 @@ def test_sqlite_online_backup_while_the_app_runs(
         backup.backup(file)
     wipe(app)
     with app.app_context():
-        backup.restore(file)
+        restore.restore(file)
     assert snapshot(app) == before
 
 
@@ -234,14 +234,14 @@ def test_a_json_backup_carries_every_row_of_every_table_between_databases(
         backup.backup(there)
     assert signed_in(app)
     with sqlite_app.app_context():
-        backup.restore(there)
+        restore.restore(there)
     assert secrets_ended(every_row(sqlite_app)) == before
     assert not signed_in(sqlite_app)  # a restore signs everyone out
     with sqlite_app.app_context():
         backup.backup(back)
     wipe(app)
     with app.app_context():
-        backup.restore(back)
+        restore.restore(back)
     assert secrets_ended(every_row(app)) == before
 
 
@@ -284,7 +284,7 @@ def test_an_older_sqlite_copy_is_restored_and_upgraded(
     at_revision(sqlite_app, "0006_perf", lambda: backup.backup(file))
     wipe(sqlite_app)
     with sqlite_app.app_context():
-        assert "upgraded from schema 0006_perf" in backup.restore(file)
+        assert "upgraded from schema 0006_perf" in restore.restore(file)
     assert every_row(sqlite_app) == before
     assert before["alembic_version"] == [{"version_num": HEAD}]
 

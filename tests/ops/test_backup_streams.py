@@ -10,7 +10,7 @@ import sqlalchemy as sa
 
 from scorekeeper import json_stream
 from scorekeeper.models import db
-from scorekeeper.ops import backup, bulk
+from scorekeeper.ops import backup, bulk, restore
 from scorekeeper.ops.cli import ProgressBar
 from tests.ops.test_backup import every_row, fill_every_table
 
@@ -95,7 +95,7 @@ def test_a_backup_with_its_tables_before_its_format_is_restored(app, league, tmp
     file.write_text(json.dumps({"tables": data["tables"], "schema": data["schema"], **data}))
     assert next(iter(json.loads(file.read_text()))) == "tables"
     with app.app_context():
-        backup.restore(str(file))
+        restore.restore(str(file))
     assert every_row(app) == league
 
 

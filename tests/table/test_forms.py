@@ -74,7 +74,7 @@ def test_unusual_values_ask_to_confirm_instead_of_refusing(app):
 def test_a_star_with_few_points_asks_to_confirm(app):
     form, valid = deal_form(app, score1="40", stars1="1")
     assert valid is False
-    assert "unusual" in form.warnings[0].message
+    assert form.warnings[0].code == "warning.star_on_low_score"
 
 
 def test_rejected_deal_keeps_the_typed_values_and_saves_nothing(table, app):
@@ -103,8 +103,9 @@ def test_a_refused_or_questioned_deal_says_so_where_the_page_opens(table):
     # While the question is asked, "Yes, save it as typed" is the button that leads.
     assert 'class="secondary save"' in asked
     fresh = table.page(game_id)
-    # (The words the page's scripts may show later are in hidden attributes after the card.)
-    assert "not saved" not in fresh[: fresh.index('<div id="live"')]
+    # (The words the page's scripts may show later are in hidden attributes: after the card,
+    # and on the header's sign-out form.)
+    assert "not saved" not in fresh[fresh.index('<main id="main">') : fresh.index('<div id="live"')]
     assert 'class="primary save"' in fresh
 
 
@@ -135,6 +136,30 @@ def test_a_confirmation_holds_only_for_the_numbers_it_was_asked_about(table, app
     assert 'name="confirm" value="0 1150 50 0 0"' in page
     with app.app_context():
         assert db.session.get(Game, game_id).deal_count == 0
+
+
+@pytest.mark.parametrize("outs", [["0", "1"], ["1", "0"], ["0", "0"]])
+def test_a_post_naming_more_than_one_player_out_is_refused_beside_the_field(table, app, outs):
+    """A radio button sends one value: ``out=0&out=1`` is a hand-made post. Not exactly one
+    player went out (RULES.md), so neither the new deal nor the fix is saved."""
+    game_id = table.start_game()
+    assert table.record(game_id, 0, (100, 50)).status_code == 302
+    fields = {"score0": "105", "score1": "55", "stars0": "0", "stars1": "0"}
+    data = MultiDict([*(("out", out) for out in outs), *fields.items()])
+    for address in (f"/games/{game_id}/deals", f"/games/{game_id}/deals/1"):
+        response = table.client.post(address, data=data)
+        assert response.status_code == 422
+        page = response.get_data(as_text=True)
+        assert "Choose the one player who went out." in page
+        went_out = page[page.index('<fieldset class="went-out') :]
+        went_out = went_out[: went_out.index("</fieldset>")]
+        assert "has-error" in went_out
+        assert 'aria-describedby="out-error"' in went_out
+        assert "Choose the one player who went out." in went_out
+    with app.app_context():
+        game = db.session.get(Game, game_id)
+        assert game.deal_count == 1
+        assert (game.total0, game.total1) == (100, 50)
 
 
 def test_player_form_trims_and_limits_names(app):

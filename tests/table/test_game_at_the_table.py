@@ -185,3 +185,55 @@ def test_a_deal_for_a_finished_game_is_refused_without_blaming_another_phone(tab
     assert "The game is over: it takes no more deals." in page
     # (live.js's words, in hidden attributes after the card, are not said unless needed.)
     assert "another phone" not in page[: page.index('<div id="live"')]
+
+
+def fix(table, game_id: int, number: int, **fields: str):
+    """Post the Fix page of deal ``number`` with what it shows, ``fields`` changed."""
+    page = table.client.get(f"/games/{game_id}/deals/{number}").get_data(as_text=True)
+    shown = dict(re.findall(r'name="(score[01]|stars[01])"[^>]*value="([^"]*)"', deal_form(page)))
+    out = re.search(
+        r'name="out"[^>]*checked[^>]*value="([01])"|checked[^>]*name="out"[^>]*'
+        r'value="([01])"',
+        deal_form(page),
+    )
+    assert out, "the Fix page shows who went out"
+    data = {"out": out.group(1) or out.group(2), **shown, "version": version_on(page), **fields}
+    return table.client.post(f"/games/{game_id}/deals/{number}", data=data)
+
+
+def test_a_fix_asks_again_only_about_a_value_it_changes(table, app):
+    """1,005 was confirmed when deal 1 was saved: a fix that leaves it as it is, or changes
+    only the other score, saves without asking; a new unusual value is asked about."""
+    game_id = table.start_game()
+    assert table.record(game_id, 0, (1005, 50), confirm=True).status_code == 302
+    assert table.record(game_id, 1, (30, 60), (0, 1), confirm=True).status_code == 302
+    unchanged = fix(table, game_id, 1)
+    assert unchanged.status_code == 302, unchanged.get_data(as_text=True)
+    other_score = fix(table, game_id, 1, score1="70")
+    assert other_score.status_code == 302
+    # Deal 2's star on 60 points was confirmed too; a second star is a new value.
+    assert fix(table, game_id, 2, score0="35").status_code == 302
+    asked = fix(table, game_id, 2, stars1="2")
+    assert asked.status_code == 200
+    assert "unusual" in asked.get_data(as_text=True)
+    higher = fix(table, game_id, 1, score0="1010")
+    assert higher.status_code == 200
+    assert "1,010 is an unusually high deal score." in higher.get_data(as_text=True)
+    with app.app_context():
+        game = db.session.get(Game, game_id)
+        assert (game.deals[0].score0, game.deals[0].score1) == (1005, 70)
+        assert (game.deals[1].score0, game.deals[1].stars1) == (35, 1)
+
+
+def test_after_a_fix_the_address_is_the_game_page_s_own(table, app):
+    game_id = table.start_game()
+    table.record(game_id, 0, (140, 350))
+    saved = fix(table, game_id, 1, score0="150")
+    assert saved.status_code == 302
+    assert saved.headers["Location"] == f"/games/{game_id}"
+    page = table.client.get(saved.headers["Location"]).get_data(as_text=True)
+    assert "Deal 1 corrected; every total after it is recomputed." in page
+    assert re.search(r'id="deal-1".*?150', page, re.S)
+    # The Fix page's script is told the same address, and never #play.
+    fix_page = table.client.get(f"/games/{game_id}/deals/1").get_data(as_text=True)
+    assert f'data-next="/games/{game_id}"' in deal_form(fix_page)

@@ -3,6 +3,7 @@ Flask-Babel once per request (issue 26): what is kept gives exactly Babel's text
 request never sees the language of the one before it."""
 
 import random
+from datetime import datetime, timedelta, timezone
 from decimal import Decimal
 
 import pytest
@@ -70,3 +71,13 @@ def test_the_catalog_is_asked_for_once_per_request(client, monkeypatch) -> None:
     page = client.get("/login").get_data(as_text=True)
     assert "Mot de passe" in page
     assert sorted(asked) == ["get_locale", "get_translations"]
+
+
+def test_a_machine_time_is_to_the_second_with_its_offset() -> None:
+    """What ``<time datetime>`` carries: a stored time (UTC, without a zone) to the second,
+    with its offset; a time with a zone is the same moment in UTC (the validator refuses
+    six digits of a second)."""
+    stored = datetime(2026, 11, 25, 0, 54, 51, 497276)
+    assert formatting.machine_time(stored) == "2026-11-25T00:54:51+00:00"
+    montreal = datetime(2026, 11, 24, 19, 54, 51, 5, tzinfo=timezone(timedelta(hours=-5)))
+    assert formatting.machine_time(montreal) == "2026-11-25T00:54:51+00:00"

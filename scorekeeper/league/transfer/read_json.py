@@ -35,6 +35,7 @@ from scorekeeper.league.transfer.plan import (
 from scorekeeper.models import Player
 from scorekeeper.records.players import clean_player_name
 from scorekeeper.values import read_json_amount, read_json_whole_number
+from scorekeeper.web.messages import problem_message
 from scorekeeper.web.translation import gettext
 
 
@@ -144,22 +145,28 @@ def _list(data: dict[str, Any], key: str, problems: Problems) -> list[Any]:
     return value
 
 
+def _json_rules(data: Any) -> tuple[Rules, Stakes]:
+    """A game's rules and stakes as the export writes them (KeyError, ValueError… if not)."""
+    rules = Rules(
+        target=read_json_whole_number(data["rules"]["target"]),
+        progressive=bool(data["rules"]["progressive"]),
+        natural_needed=bool(data["rules"]["natural_needed"]),
+        skunk=SkunkRule(data["rules"]["skunk"]),
+        difference=DifferenceRule(data["rules"]["difference"]),
+    )
+    stakes = Stakes(
+        small=read_json_amount(data["stakes"]["small"]),
+        big=read_json_amount(data["stakes"]["big"]),
+    )
+    return rules, stakes
+
+
 def _json_game(data: Any, where: str, problems: Problems) -> PlannedGame | None:
     before = len(problems.found)
     try:
         where = f"{where} (id {read_json_whole_number(data['id'])})" if "id" in data else where
         players = (str(data["players"][0]), str(data["players"][1]))
-        rules = Rules(
-            target=read_json_whole_number(data["rules"]["target"]),
-            progressive=bool(data["rules"]["progressive"]),
-            natural_needed=bool(data["rules"]["natural_needed"]),
-            skunk=SkunkRule(data["rules"]["skunk"]),
-            difference=DifferenceRule(data["rules"]["difference"]),
-        )
-        stakes = Stakes(
-            small=read_json_amount(data["stakes"]["small"]),
-            big=read_json_amount(data["stakes"]["big"]),
-        )
+        rules, stakes = _json_rules(data)
         dealer = Seat(read_json_whole_number(data["first_dealer"]))
         created_at = datetime.fromisoformat(data["created_at"])
         finished_at = _optional_moment(data.get("finished_at"))
@@ -188,20 +195,7 @@ def _json_game(data: Any, where: str, problems: Problems) -> PlannedGame | None:
     game.abandoned_at = abandoned_at
     if abandoned_at is not None and isinstance(data.get("abandoned_by"), str):
         game.abandoned_by = data["abandoned_by"]
-    for number, deal in enumerate(deals, start=1):
-        try:
-            tally = validate_tally(deal["out"], deal["scores"], deal["stars"])
-        except InvalidTally as invalid:
-            for problem in invalid.problems:
-                problems.add(f"{where}, deal {number}", f"{problem.field}: {problem.message}")
-            continue
-        except (KeyError, IndexError, TypeError):
-            problems.add(f"{where}, deal {number}", "needs out, scores and stars.")
-            continue
-        game.tallies.append(tally)
-        game.deal_extras.append(
-            _deal_extras(deal, game.created_at, f"{where}, deal {number}", problems)
-        )
+    _read_json_deals(game, deals, where, problems)
     if len(problems.found) > before:
         return None
     try:
@@ -211,6 +205,25 @@ def _json_game(data: Any, where: str, problems: Problems) -> PlannedGame | None:
         return None
     _check_json_outcome(data, game, card, where, problems)
     return game
+
+
+def _read_json_deals(game: PlannedGame, deals: list[Any], where: str, problems: Problems) -> None:
+    """Each deal's tally, checked, and what else it keeps, into ``game``."""
+    for number, deal in enumerate(deals, start=1):
+        try:
+            tally = validate_tally(deal["out"], deal["scores"], deal["stars"])
+        except InvalidTally as invalid:
+            for problem in invalid.problems:
+                message = problem_message(problem)
+                problems.add(f"{where}, deal {number}", f"{problem.field}: {message}")
+            continue
+        except (KeyError, IndexError, TypeError):
+            problems.add(f"{where}, deal {number}", "needs out, scores and stars.")
+            continue
+        game.tallies.append(tally)
+        game.deal_extras.append(
+            _deal_extras(deal, game.created_at, f"{where}, deal {number}", problems)
+        )
 
 
 def _deal_extras(

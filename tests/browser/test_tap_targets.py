@@ -1,0 +1,119 @@
+"""Every tap target of the game pages is a thumb's 44 × 44 px at least, at the three phone
+sizes, with and without a script: each link, button, summary, field and choice of a game in
+progress (as it opens, with a deal refused and with one questioned), its Fix and Count
+pages, the finished game with its settlement, and the card a player follows by their link.
+
+Each target is brought to the middle of the screen and must be the element found at its
+centre (``elementFromPoint``): whole, and under nothing.
+"""
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from .conftest import Screen
+
+pytestmark = pytest.mark.browser
+
+PHONES = {
+    "390x844": {"width": 390, "height": 844},
+    "360x640": {"width": 360, "height": 640},
+    "320x568": {"width": 320, "height": 568},
+}
+
+#: What a thumb taps. A radio button or a checkbox is tapped through its label, which is the
+#: target to measure; the skip link shows only to the keyboard; the site's menu has its own
+#: test (test_phone_header.py).
+TARGETS = (
+    "a[href]:not(.skip), button, summary, select, textarea, "
+    "input:not([type=hidden]):not([type=radio]):not([type=checkbox]), "
+    "label:has(input[type=radio]), label:has(input[type=checkbox])"
+)
+
+#: Each shown target that is smaller than ``least`` px either way, or that is not the
+#: element at its own centre once scrolled to the middle of the screen: what is wrong.
+SMALL_OR_COVERED = """([selector, least]) => {
+  const found = [];
+  for (const element of document.querySelectorAll(selector)) {
+    if (element.closest(".menu-items") || !element.checkVisibility()) continue;
+    element.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
+    const box = element.getBoundingClientRect();
+    const name = element.outerHTML.slice(0, 80).replace(/\\s+/g, " ");
+    if (box.width < least || box.height < least) {
+      found.push(`${name}: ${Math.round(box.width)} × ${Math.round(box.height)} px`);
+      continue;
+    }
+    const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+    if (hit !== element && !element.contains(hit) && !hit?.closest("label")?.contains(element)) {
+      found.push(`${name}: covered by ${hit && hit.outerHTML.slice(0, 60)}`);
+    }
+  }
+  return found;
+}"""
+
+
+def small_targets(screen: Screen) -> list[str]:
+    """The page's targets under 44 × 44 px or covered, with every ``<details>`` opened (the
+    history, "More sets") except the site's menu."""
+    screen.page.evaluate(
+        "document.querySelectorAll('main details').forEach((d) => { d.open = true; })"
+    )
+    found: list[str] = screen.page.evaluate(SMALL_OR_COVERED, [TARGETS, 44])
+    return found
+
+
+def record(phone: Screen, game: str, deal: tuple[int, tuple[int, int], tuple[int, int]]) -> None:
+    """A deal typed in from the top of the game page (stars typed: no steppers without a
+    script)."""
+    out, scores, stars = deal
+    phone.go(game)
+    phone.page.check(f"input[name=out][value='{out}']")
+    for seat in (0, 1):
+        phone.page.fill(f"#score{seat}", str(scores[seat]))
+        phone.page.fill(f"#stars{seat}", str(stars[seat]))
+    phone.save()
+
+
+@pytest.fixture(params=[(size, script) for size in PHONES for script in (True, False)])
+def phone(request: pytest.FixtureRequest, browser: Any, live_server: str) -> Iterator[Screen]:
+    size, script = request.param
+    context = browser.new_context(
+        viewport=PHONES[size], is_mobile=True, has_touch=True, java_script_enabled=script
+    )
+    screen = Screen(context.new_page(), live_server, f"{size}{'' if script else '-noscript'}")
+    yield screen
+    context.close()
+    assert screen.unexpected_errors() == []
+
+
+def test_every_target_of_the_game_pages_takes_a_thumb(phone, wikipedia_card):
+    phone.expected_errors.append("status of 422")  # the refused deal, sent by the script
+    phone.sign_in()
+    phone.start_game("Ana", "Benoît-Alexandre")
+    game = phone.page.url.split("#")[0].removeprefix(phone.base)
+    seen = {"a game, as it opens": small_targets(phone)}
+    for deal in wikipedia_card[:3]:
+        record(phone, game, deal)
+    seen["after three deals"] = small_targets(phone)
+    record(phone, game, (0, (102, 50), (0, 0)))
+    seen["a deal refused"] = small_targets(phone)
+    record(phone, game, (0, (1500, 50), (0, 0)))
+    seen["a deal questioned"] = small_targets(phone)
+    phone.go(game + "/deals/2")
+    seen["Fix deal 2"] = small_targets(phone)
+    phone.go(game + "/count")
+    seen["Count"] = small_targets(phone)
+    phone.go(game)
+    phone.page.click("button:has-text('Show the card to Ana')")
+    phone.page.wait_for_load_state()
+    seen["the card shown to Ana"] = small_targets(phone)
+    link = phone.page.locator("a.share-link").inner_text()
+    for deal in wikipedia_card[3:]:
+        record(phone, game, deal)
+    assert phone.page.locator(".settlement").count() == 1
+    seen["the game over"] = small_targets(phone)
+    phone.go(re.sub(r"^https?://[^/]+", "", link))
+    seen["Ana's own card"] = small_targets(phone)
+    assert {where: found for where, found in seen.items() if found} == {}

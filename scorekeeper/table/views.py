@@ -284,6 +284,8 @@ def edit_deal(game_id: int, number: int) -> tuple[str, int] | Response:
     game = _game_or_404(game_id, Role.SCOREKEEPER)
     if not 1 <= number <= game.deal_count:
         abort(404)
+    if game.locked:  # settled: the page says so and offers no form to fill in in vain
+        return _render_fix(game, number, None, 200 if request.method == "GET" else 409)
     form = DealForm()
     form.name_seats((game.player0.name, game.player1.name))
     form.accepted = game.deals[number - 1].tally
@@ -311,11 +313,11 @@ def edit_deal(game_id: int, number: int) -> tuple[str, int] | Response:
 def _render_fix(
     game: Game,
     number: int,
-    form: DealForm,
+    form: DealForm | None,
     status: int = 200,
     stale: game_service.StaleSave | None = None,
 ) -> tuple[str, int]:
-    """The Fix page of deal ``number``."""
+    """The Fix page of deal ``number`` (without a form: the game is locked)."""
     page = render_template("table/edit_deal.html", game=game, number=number, form=form, stale=stale)
     return page, status
 

@@ -1,6 +1,7 @@
 """The game page at the table without a script: where a saved deal's page opens, two
 phones on one game, a correction from an out-of-date page, taking back the last deal."""
 
+import html
 import re
 
 from scorekeeper.models import AuditEvent, Game, db
@@ -137,12 +138,22 @@ def test_a_correction_refused_for_the_game_s_rules_stays_on_its_fix_page(
     assert 'value="1290"' in deal_form(page)
 
 
-def test_the_deal_that_ended_the_game_is_taken_back_in_one_tap(table, app):
+def test_the_deal_that_ended_the_game_is_taken_back_below_the_settlement_asked_once(table, app):
     game_id = table.start_game()
     table.record(game_id, 0, (140, 350))
     table.record(game_id, 0, (1250, 150), confirm=True)  # a typo for 125, confirmed
     page = table.page(game_id)
-    assert "Undo deal 2 (1,250 / 150): the game goes on" in page
+    # Below the settlement, a question that opens (no script needed), then the answer.
+    assert page.index('class="settlement card"') < page.index('<details class="undo-end">')
+    start = page.index('<details class="undo-end">')
+    question = page[start : page.index("</details>", start)]
+    assert "<summary>Undo deal 2 (1,250 / 150)…</summary>" in question
+    assert (
+        "Taking it back puts the game in progress again: Ana's win and this settlement go."
+        in html.unescape(question)
+    )
+    assert "Yes, take back deal 2: the game goes on" in question
+    assert page.count("/undo") == 1
     response = table.client.post(f"/games/{game_id}/undo", data={"version": version_on_undo(page)})
     assert response.headers["Location"] == f"/games/{game_id}#play"
     page = table.page(game_id)

@@ -112,7 +112,10 @@ function saveThroughBadConnections() {
           return;
         }
         if ((response.headers.get("Content-Type") || "").startsWith("text/html")) {
-          showAnswer(await response.text(), response.ok ? form.dataset.next : null);
+          // Only a saved deal moves the address on; a question or a refusal stays where
+          // it was asked (the Fix page keeps its own address, and what was typed).
+          const saved = response.headers.get("X-Deal-Saved") === "1";
+          showAnswer(await response.text(), saved ? form.dataset.next : null);
           return;
         }
         form.dataset.plain = "1";
@@ -183,6 +186,46 @@ function focusTheNextTap() {
     setTimeout(() => play.removeEventListener("focus", handOn), 2000); // not a later tap
   }
   next.focus({ preventScroll: true });
+}
+
+// The deal form, whole on the screen: who went out, both scores, every star control and
+// Save. On a short screen (360×640, 320×568) the sticky Save bar would otherwise sit over
+// the star steppers below it. After the page opens, after every save, and whenever a
+// message or the offline banner is put above the form, the page scrolls just enough for
+// Save's own place in the form (not its pinned one) to be on screen, never so far that who
+// went out leaves the top. A refused save is left where its problem is shown.
+function fitTheDealForm(event) {
+  const form = document.querySelector("main form.deal-form");
+  const bar = form && form.querySelector(".actions");
+  const first = form && form.querySelector("fieldset.went-out");
+  if (!bar || !first) return;
+  if (document.querySelector('main [aria-invalid="true"], main .confirm, main .stale')) return;
+  const view = window.visualViewport ? window.visualViewport.height : window.innerHeight;
+  // Where the bar is in the form, measured without its pinning (no paint in between).
+  bar.style.position = "static";
+  const bottom = bar.getBoundingClientRect().bottom;
+  bar.style.position = "";
+  const top = first.getBoundingClientRect().top;
+  // A change while the scorekeeper reads elsewhere on the page (the card, the history)
+  // doesn't pull the page back to the form.
+  if (event && event.type === "play:changed" && (top > view || bottom < 0)) return;
+  const needed = Math.min(bottom - view, top);
+  if (needed > 0) window.scrollBy(0, Math.ceil(needed) + 1);
+}
+
+// Where an on-screen keyboard shrinks the visual viewport without resizing the page (iOS
+// Safari; Chrome resizes it, per the viewport meta), Save is lifted above the keyboard.
+function saveBarFollowsTheKeyboard() {
+  const viewport = window.visualViewport;
+  if (!viewport || document.documentElement.dataset.keyboard) return;
+  document.documentElement.dataset.keyboard = "followed";
+  const follow = () => {
+    const hidden = Math.max(0, window.innerHeight - viewport.height - viewport.offsetTop);
+    document.documentElement.style.setProperty("--keyboard", `${Math.round(hidden)}px`);
+  };
+  viewport.addEventListener("resize", follow);
+  viewport.addEventListener("scroll", follow);
+  follow();
 }
 
 // Counting help: the hand of the player who went out is empty, so it is
@@ -355,6 +398,10 @@ function enhance(root = document) {
   oneSubmitAtATime(root);
   saveThroughBadConnections();
   signOutAsksFirst();
+  fitTheDealForm(); // once the buttons above are in place: they make the form taller
+  saveBarFollowsTheKeyboard();
 }
 
 document.addEventListener("DOMContentLoaded", () => enhance());
+// offline.js put its banner, or live.js a new card, above the form: keep the form in view.
+document.addEventListener("play:changed", fitTheDealForm);

@@ -88,10 +88,102 @@
     }
     const main = document.querySelector("main");
     const before = main.querySelector(".summary");
+    const added = !note.isConnected;
     if (before) before.before(note);
     else main.prepend(note);
     // A page kept from an earlier visit: its messages ("Deal 3 saved.") are old news.
     main.querySelectorAll(".flashes").forEach((old) => { old.hidden = true; });
+    if (added) document.dispatchEvent(new Event("play:changed")); // app.js keeps the form in view
+  }
+
+  // Each element showing the game's state keeps the server's own content while it shows
+  // the provisional one, and gets it back once nothing is kept.
+  function provisional(shown, parts) {
+    if (!shown) return;
+    if (parts === null) {
+      if (shown.dataset.server === undefined) return;
+      shown.innerHTML = shown.dataset.server; // what the server had put there, as it was
+      delete shown.dataset.server;
+      shown.classList.remove("not-yet-saved");
+      return;
+    }
+    if (shown.dataset.server === undefined) shown.dataset.server = shown.innerHTML;
+    shown.replaceChildren(...parts);
+    shown.classList.add("not-yet-saved");
+  }
+  function mark() { return element("span", "not-saved-mark", text.notSaved); }
+  function counted(n, kind) {
+    const form = new Intl.PluralRules(document.documentElement.lang || "en").select(n) === "one" ? "One" : "Other";
+    return text[`${kind}${form}`].replace("{num}", number(n));
+  }
+
+  // The game as it would be with the kept deals: totals, stars, chapeaux, progress, who
+  // deals next and the card's Total, each marked "not yet saved" in words (read out too).
+  // With nothing kept, the server's own state is put back.
+  function showState(card, waiting) {
+    const state = {
+      totals: [0, 1].map((seat) => Number(card.dataset[`total${seat}`] || 0)),
+      stars: [0, 1].map((seat) => Number(card.dataset[`stars${seat}`] || 0)),
+      chapeaux: [0, 1].map((seat) => Number(card.dataset[`chapeaux${seat}`] || 0)),
+    };
+    for (const deal of waiting) {
+      for (const seat of [0, 1]) {
+        state.totals[seat] += deal[`score${seat}`];
+        state.stars[seat] += deal[`stars${seat}`];
+        if (String(seat) !== String(deal.out) && deal[`score${seat}`] < 0) state.chapeaux[seat] += 1;
+      }
+    }
+    const kept = waiting.length > 0;
+    const target = Number(card.dataset.target || 0);
+    for (const seat of [0, 1]) {
+      const total = document.querySelector(`main .summary .player-total.seat${seat} .total`);
+      const words = total && total.querySelector(".sr");
+      provisional(total, kept ? [words ? words.cloneNode(true) : "", number(state.totals[seat]), " ", mark()] : null);
+      const stars = document.querySelector(`main .summary .player-total.seat${seat} .star-count`);
+      const glyphs = element("span", "stars", "★".repeat(state.stars[seat]));
+      glyphs.setAttribute("aria-hidden", "true");
+      provisional(stars, kept ? [counted(state.stars[seat], "star"), ...(state.stars[seat] ? [" ", glyphs] : [])] : null);
+      const chapeaux = document.querySelector(`main .summary .player-total.seat${seat} .chapeau-count`);
+      provisional(chapeaux, kept ? [counted(state.chapeaux[seat], "chapeau"), " ", mark()] : null);
+      const progress = document.querySelector(`main .summary .player-total.seat${seat} .progress`);
+      if (progress && target) {
+        if (kept) {
+          if (progress.dataset.serverText === undefined) {
+            progress.dataset.serverText = progress.getAttribute("aria-valuetext") || "";
+            progress.dataset.serverNow = progress.getAttribute("aria-valuenow") || "";
+          }
+          const total = state.totals[seat];
+          progress.setAttribute("aria-valuenow", String(Math.min(Math.max(total, 0), target)));
+          progress.setAttribute("aria-valuetext", `${text.progressText.replace("{total}", number(total)).replace("{target}", number(target))} (${text.notSaved})`);
+          progress.classList.add("not-yet-saved");
+        } else if (progress.dataset.serverText !== undefined) {
+          progress.setAttribute("aria-valuetext", progress.dataset.serverText);
+          progress.setAttribute("aria-valuenow", progress.dataset.serverNow);
+          delete progress.dataset.serverText;
+          delete progress.dataset.serverNow;
+          progress.classList.remove("not-yet-saved");
+        }
+        const value = Number(progress.getAttribute("aria-valuenow"));
+        const bar = progress.querySelector(".bar");
+        if (bar) bar.className = `bar w${Math.floor(Math.min(Math.max(value * 100 / target, 0), 100) / 5) * 5}`;
+      }
+      const foot = document.querySelectorAll("main .scorecard tfoot td .total")[seat];
+      provisional(foot, kept ? [number(state.totals[seat]), " ", mark()] : null);
+    }
+    // Who deals next: the deal alternates, so each kept deal hands it on.
+    const dealer = document.querySelector("main .summary .next-dealer");
+    if (dealer && card.dataset.status === "in_progress") {
+      const seat = (Number(card.dataset.nextDealer || 0) + waiting.length) % 2;
+      const [before, after] = text.dealsNext.replace("{number}", number(Number(card.dataset.deals || 0) + waiting.length + 1)).split("{name}");
+      const name = element("strong", "", text[`player${seat}`]);
+      const plain = (words) => (words || "").replace(/<\/?strong>/g, "");
+      provisional(dealer, kept ? [plain(before), name, plain(after), " ", mark()] : null);
+    }
+    // "No deal yet" is not so any more; the messages of the page as it loaded are old news.
+    document.querySelectorAll("main .scorecard > p.muted, main .flashes, #live-status").forEach((old) => {
+      if (kept) old.hidden = true;
+      else if (old.matches(".scorecard > p.muted")) old.hidden = false;
+    });
   }
 
   // The deals kept on this phone, on the card: provisional rows and totals, and what was refused.
@@ -107,6 +199,7 @@
     const waiting = list.filter((deal) => !deal.reason && mine(deal));
     const refused = list.filter((deal) => deal.reason);
     const others = list.filter((deal) => !deal.reason && !mine(deal));
+    showState(card, waiting);
     if (form) {
       const heading = form.querySelector("h2");
       // "Deal 4" while two are kept; its own words back once they are sent.
@@ -276,6 +369,7 @@
       else main.prepend(note);
     }
     note.replaceChildren(element("p", "reason", reason));
+    document.dispatchEvent(new Event("play:changed"));
     if (signIn) {
       const link = element("a", "", text.signInAgain);
       link.href = text.signIn;

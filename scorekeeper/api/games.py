@@ -1,4 +1,5 @@
-"""Games: start one, read it, record, correct and delete deals, mark it paid, unlock it.
+"""Games: start one, read it, record, correct and delete deals, mark it paid, unlock it,
+abandon it and restore it.
 
 The same services as the table's pages do every change (with their role
 checks, version checks and audit trail); the views only read JSON and answer
@@ -19,6 +20,7 @@ from scorekeeper.engine.counted_cards import CountedCards
 from scorekeeper.errors import Conflict, NotFound, ServiceError, StaleVersion
 from scorekeeper.league.queries import MAX_ID
 from scorekeeper.models import Game, League, Role, db
+from scorekeeper.table import audit, closing
 from scorekeeper.table import service as game_service
 from scorekeeper.web.messages import problem_fields
 
@@ -171,7 +173,7 @@ def history(game_id: int) -> Response:
     require_user()
     if role_in(found.league) is None:
         raise ApiError(403, "Only members of the league can read a game's history.")
-    return answers.sent_list([answers.Event.of(event) for event in game_service.history(found.id)])
+    return answers.sent_list([answers.Event.of(event) for event in audit.history(found.id)])
 
 
 def read_deal(body: dict[str, Any]) -> tuple[Tally, DealInput]:
@@ -246,7 +248,7 @@ def mark_paid(game_id: int) -> Response:
     """The loser has paid: the finished game is settled and locked (scorekeepers)."""
     writable_game(game_id)
     version = read(VersionInput, json_body(optional=True)).version
-    return changed(game_id, lambda: game_service.mark_paid(game_id, version=version))
+    return changed(game_id, lambda: closing.mark_paid(game_id, version=version))
 
 
 @bp.post("/games/<id:game_id>/unlock")
@@ -256,4 +258,24 @@ def unlock(game_id: int) -> Response:
     """A league admin unlocks a settled game for corrections; it is unpaid again."""
     writable_game(game_id, Role.ADMIN)
     version = read(VersionInput, json_body(optional=True)).version
-    return changed(game_id, lambda: game_service.unlock(game_id, version=version))
+    return changed(game_id, lambda: closing.unlock(game_id, version=version))
+
+
+@bp.post("/games/<id:game_id>/abandon")
+@declared(200, answers.Game, errors=CHANGE, body=VersionInput, optional_body=True, token=True)
+@idempotent(allowed=writable_game)
+def abandon(game_id: int) -> Response:
+    """A scorekeeper abandons a game: it counts like no game until a league admin restores it."""
+    writable_game(game_id)
+    version = read(VersionInput, json_body(optional=True)).version
+    return changed(game_id, lambda: closing.abandon(game_id, version=version))
+
+
+@bp.post("/games/<id:game_id>/restore")
+@declared(200, answers.Game, errors=CHANGE, body=VersionInput, optional_body=True, token=True)
+@idempotent(allowed=lambda game_id: writable_game(game_id, Role.ADMIN))
+def restore(game_id: int) -> Response:
+    """A league admin restores an abandoned game: it counts again, everywhere."""
+    writable_game(game_id, Role.ADMIN)
+    version = read(VersionInput, json_body(optional=True)).version
+    return changed(game_id, lambda: closing.restore(game_id, version=version))

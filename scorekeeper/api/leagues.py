@@ -56,11 +56,11 @@ def readable_league(slug: str) -> League:
     return league
 
 
-def _counts(column: Any, leagues: list[League]) -> dict[int, int]:
-    """How many rows of ``column``'s table each league has, in one query."""
+def _counts(column: Any, leagues: list[League], *also: Any) -> dict[int, int]:
+    """How many rows of ``column``'s table each league has (that meet ``also``), in one query."""
     rows = db.session.execute(
         select(column, func.count())
-        .where(column.in_([league.id for league in leagues]))
+        .where(column.in_([league.id for league in leagues]), *also)
         .group_by(column)
     )
     return {row[0]: row[1] for row in rows}
@@ -71,7 +71,8 @@ def _counts(column: Any, leagues: list[League]) -> dict[int, int]:
 def leagues() -> Response:
     """The leagues the caller may read, with how many players and games each has."""
     found = queries.readable_leagues(acting_user())
-    players, games = _counts(Player.league_id, found), _counts(Game.league_id, found)
+    players = _counts(Player.league_id, found)
+    games = _counts(Game.league_id, found, Game.abandoned_at.is_(None))  # those that count
     return answers.sent_list(
         [
             answers.LeagueSummary(
@@ -174,7 +175,8 @@ def games(slug: str) -> Response:
         if player is None:
             raise invalid({"player": [f"There is no player {squeeze(name)} in this league."]})
         player_id = player.id
-    filters = queries.GameFilters(player=player_id, status=wanted.status)
+    # An abandoned game counts like no game: the API lists only the others.
+    filters = queries.GameFilters(player=player_id, status=wanted.status, abandoned=False)
     found_page = queries.archive(found.id, filters, after=wanted.page)
     return answers.GamePage(
         games=[answers.GameSummary.of(game, found) for game in found_page.games],

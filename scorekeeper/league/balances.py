@@ -84,6 +84,7 @@ def unpaid_between(league_id: int, player_id: int, other_id: int, through: int) 
                 Game.league_id == league_id,
                 Game.status == FINISHED,
                 Game.paid_at.is_(None),
+                Game.abandoned_at.is_(None),
                 Game.id <= through,
                 or_(*sides),
             )

@@ -41,6 +41,12 @@ STATUSES = {
     "paid": "Paid",
 }
 
+#: Abandoned games: never counted, listed only in the archive, by this filter or unfiltered.
+ABANDONED = "abandoned"
+
+#: The archive page's filters: the API's, and the abandoned games.
+ARCHIVE_STATUSES = {**STATUSES, ABANDONED: "Abandoned"}
+
 
 @dataclass(frozen=True)
 class GameFilters:
@@ -51,6 +57,9 @@ class GameFilters:
     season: Season | None = None
     status: str | None = None
     preset: str | None = None  # a preset's value, or "custom"
+    #: Abandoned games too, when no status is chosen (the archive page lists them, marked);
+    #: everything else reads only the games that count.
+    abandoned: bool = False
 
 
 @dataclass(frozen=True)
@@ -155,6 +164,10 @@ def seat_conditions(filters: GameFilters) -> list[ColumnElement[bool]]:
 
 def _filter_conditions(filters: GameFilters) -> list[ColumnElement[bool]]:
     conditions: list[ColumnElement[bool]] = []
+    if filters.status == ABANDONED:
+        conditions.append(Game.abandoned_at.is_not(None))
+    elif filters.status is not None or not filters.abandoned:
+        conditions.append(Game.abandoned_at.is_(None))
     if filters.status in (IN_PROGRESS, FINISHED):
         conditions.append(Game.status == filters.status)
     elif filters.status == "unpaid":

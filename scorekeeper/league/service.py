@@ -11,6 +11,7 @@ from scorekeeper.errors import NotFound, ServiceError
 from scorekeeper.models import Game, League, Membership, Player, Role, db
 from scorekeeper.names import check_printable, squeeze
 from scorekeeper.records.leagues import slugify
+from scorekeeper.table import closing
 from scorekeeper.table import service as game_service
 from scorekeeper.web.translation import gettext
 
@@ -19,8 +20,8 @@ def games_of_leagues(
     league_ids: Sequence[int], *, status: str | None = None, limit: int = 20
 ) -> list[Game]:
     """The newest games of these leagues (by when they were played), with their players:
-    one query, however many rows."""
-    query = select(Game).where(Game.league_id.in_(league_ids))
+    one query, however many rows. Abandoned games are left out."""
+    query = select(Game).where(Game.league_id.in_(league_ids), Game.abandoned_at.is_(None))
     if status:
         query = query.where(Game.status == status)
     query = query.options(joinedload(Game.player0), joinedload(Game.player1))
@@ -77,5 +78,5 @@ def mark_games_paid(league_id: int, versions: Mapping[int, int | None]) -> list[
         for game in games:
             if game.league_id != league_id:
                 raise NotFound(gettext("There is no such game in this league."))
-            game_service.record_payment(game)
+            closing.record_payment(game)
     return games

@@ -81,6 +81,7 @@ def history(league_id: int, players: Sequence[int], now: datetime) -> History:
         Game.league_id == league_id,
         Game.player0_id.in_(players),
         Game.player1_id.in_(players),
+        Game.abandoned_at.is_(None),
     )
     if season is not None:
         games = games.where(

@@ -314,8 +314,9 @@ def games(slug: str) -> str:
         player=_player(league, player_id).id if player_id else None,
         opponent=_player(league, opponent_id).id if opponent_id else None,
         season=_season(league),
-        status=status if status in queries.STATUSES else None,
+        status=status if status in queries.ARCHIVE_STATUSES else None,
         preset=preset if preset in {*Preset, "custom"} else None,
+        abandoned=True,  # the history keeps them, marked
     )
     page = queries.archive(
         league.id,
@@ -330,7 +331,7 @@ def games(slug: str) -> str:
         page=page,
         players=queries.players_of(league.id),
         seasons=season_service.seasons_of(league.id),
-        statuses={status: messages.status_label(status) for status in queries.STATUSES},
+        statuses={status: messages.status_label(status) for status in queries.ARCHIVE_STATUSES},
         presets=[(preset.value, messages.preset_label(preset)) for preset in Preset]
         + [("custom", messages.preset_label(None))],
         query=_filter_args(filters),

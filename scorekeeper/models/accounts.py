@@ -227,6 +227,8 @@ class AuditAction(StrEnum):
     GAME_REOPENED = "game_reopened"  # nothing
     PAYMENT_MARKED = "payment_marked"  # payer (a name), amount (cents)
     GAME_UNLOCKED = "game_unlocked"  # nothing
+    GAME_ABANDONED = "game_abandoned"  # nothing (its user is who abandoned it)
+    GAME_RESTORED = "game_restored"  # nothing (its user is who restored it)
     #: seat, name (the player's), version (of the card agreed with), by ("link": the seat's
     #: link; "member": a member on the game page). Changes no deal; voided by the next
     #: change to the deals (:mod:`..table.seats`).

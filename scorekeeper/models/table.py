@@ -120,6 +120,13 @@ class Game(Model):
     paid_at: Mapped[datetime | None] = mapped_column(index=True)
     paid_by_id: Mapped[int | None] = mapped_column(ForeignKey("user.id", ondelete="SET NULL"))
 
+    #: When a scorekeeper abandoned the game (started by mistake, never to be finished);
+    #: None for a game that counts. An abandoned game counts like no game: it leaves the
+    #: lists of games in progress, the standings, the ratings and who owes whom, but keeps
+    #: its deals and history, and a league admin can restore it (issue 24).
+    abandoned_at: Mapped[datetime | None]
+    abandoned_by_id: Mapped[int | None] = mapped_column(ForeignKey("user.id", ondelete="SET NULL"))
+
     league: Mapped[League] = relationship(back_populates="games")
     player0: Mapped[Player] = relationship(foreign_keys=[player0_id])
     player1: Mapped[Player] = relationship(foreign_keys=[player1_id])
@@ -166,6 +173,20 @@ class Game(Model):
     @property
     def finished(self) -> bool:
         return self.status == FINISHED
+
+    @property
+    def abandoned(self) -> bool:
+        return self.abandoned_at is not None
+
+    @property
+    def counts(self) -> bool:
+        """A finished game that was not abandoned: one the league's records count."""
+        return self.finished and not self.abandoned
+
+    @property
+    def takes_deals(self) -> bool:
+        """In progress, not settled, not abandoned: the game page shows the deal form."""
+        return not self.finished and not self.locked and not self.abandoned
 
     @property
     def locked(self) -> bool:
@@ -226,8 +247,8 @@ class SeatLink(Model):
 
     The token (128 random bits) is shown once, to the scorekeeper who made it; only its
     SHA-256 is kept. The link is dead once revoked ("Stop sharing"), when its game is
-    deleted (the rows go with it), and :data:`SEAT_LINK_DAYS_AFTER_PAID` days after the game
-    is marked paid.
+    deleted (the rows go with it) or abandoned, and :data:`SEAT_LINK_DAYS_AFTER_PAID` days
+    after the game is marked paid.
     """
 
     __table_args__ = (CheckConstraint("seat IN (0, 1)", name="seat"),)
@@ -253,14 +274,16 @@ class SeatLink(Model):
         link = cls(game_id=game_id, seat=seat, token_hash=cls.digest(token), created_by_id=by)
         return link, token
 
-    def is_open(self, paid_at: datetime | None, now: datetime) -> bool:
-        """Not revoked, and its game (paid at ``paid_at``) not paid more than the days a
-        link outlives it.
+    def is_open(
+        self, paid_at: datetime | None, now: datetime, abandoned_at: datetime | None = None
+    ) -> bool:
+        """Not revoked, its game not abandoned (``abandoned_at``), and not paid (at
+        ``paid_at``) more than the days a link outlives it.
 
         The one rule of a link's life (``table.seats.open_seat`` and ``seat_version`` ask
-        it): an abandoned game (issue 24's ``Game.abandoned_at``, not on main yet) must
-        close its links here too, read in ``seat_version``'s one statement."""
-        if self.revoked_at is not None:
+        it). An abandoned game's links are closed while it stays abandoned: restored, the
+        game has them back, as it has everything else back."""
+        if self.revoked_at is not None or abandoned_at is not None:
             return False
         return paid_at is None or now < paid_at + timedelta(days=SEAT_LINK_DAYS_AFTER_PAID)
 

@@ -38,18 +38,20 @@ def game_changed(game: Game, *, was_finished: bool = True) -> None:
     """Bring the game's results, and every result after it in game order, up to date.
 
     The caller holds the league's lock (``table.service.locked_game``). ``was_finished``:
-    whether the game had ended before this change (and so has results stored).
+    whether the game had ended before this change (and so has results stored). A game
+    that is abandoned has none (``Game.counts``): abandoning a finished game removes its
+    results, restoring it adds them back, and every result after it is re-rated.
     """
     if not was_finished:
-        if not game.finished:
+        if not game.counts:
             return  # a game in progress with no results: nothing derived changes
         if add_newest(game):
             return
     stored = {row.player_id: row for row in _results_of(game.id)}
-    if not stored and not game.finished:
+    if not stored and not game.counts:
         return
     keys = [(row.finished_at, row.game_id) for row in stored.values()]
-    if game.finished:
+    if game.counts:
         for values in result_values(game):
             row = stored.get(values["player_id"])
             if row is None:
@@ -119,7 +121,11 @@ def rebuild_league(league_id: int) -> None:
         db.session.execute(delete(model).where(model.league_id == league_id))
     games = db.session.scalars(
         select(Game)
-        .where(Game.league_id == league_id, Game.status == "finished")
+        .where(
+            Game.league_id == league_id,
+            Game.status == "finished",
+            Game.abandoned_at.is_(None),
+        )
         .order_by(Game.finished_at, Game.id)
         .execution_options(yield_per=REBUILD_BATCH)  # a league of any size, in bounded memory
     )
@@ -140,7 +146,7 @@ def rebuild_league(league_id: int) -> None:
 
 
 def result_values(game: Game) -> list[dict[str, Any]]:
-    """The two result rows of a finished game, from the game's own derived columns."""
+    """The two result rows of a finished game that counts, from the game's own derived columns."""
     assert game.winner_seat is not None
     assert game.amount_due is not None
     totals = (game.total0, game.total1)

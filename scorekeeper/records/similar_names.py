@@ -5,10 +5,14 @@ and with runs of spaces made one; they are close when the Damerau–Levenshtein 
 between them (a letter added, dropped or changed, or two neighbours swapped, each counts
 one) is at most
 
-* 0 when the shorter name has 3 letters or fewer ("Bob" and "Rob" are two people, but
-  "Zoe" is Zoé),
-* 1 when it has 4 to 7 ("Alcie", "Alic", "Alicee" are Alice),
+* 1 when the shorter name has 7 letters or fewer ("Alcie", "Alic", "Alicee" are Alice;
+  "Anna" may be Ana, "Benn" Ben, and "Zoe" is Zoé),
 * 2 when it has 8 or more ("Christohpe" and "Cristophe" are Christophe).
+
+Short names too: one edit away is only a question ("Did you mean Ben?"), which costs a
+tap, while a second player made by mistake splits one person's games in two (issue 24:
+"Anna" silently became a new player beside "Ana", and "Benn" was offered Ben2 only).
+Among names as close, A–Z: "Benn" is offered Ben, then Ben2.
 """
 
 import unicodedata
@@ -29,10 +33,7 @@ def folded(name: str) -> str:
 
 def allowed_distance(first: str, second: str) -> int:
     """How many edits two folded names may differ by and still be close (the module's table)."""
-    shorter = min(len(first), len(second))
-    if shorter <= 3:
-        return 0
-    return 1 if shorter <= 7 else 2
+    return 1 if min(len(first), len(second)) <= 7 else 2
 
 
 def close_names(typed: str, names: Iterable[str]) -> list[str]:

@@ -196,8 +196,13 @@ def _add_up(
     if period is not None:
         query = query.where(r.finished_at >= period[0], r.finished_at < period[1])
     sums = [dict(row._mapping) for row in db.session.execute(query.group_by(r.player_id))]
-    if not sums:
-        return []
+    return _with_ends(league_id, sums) if sums else []
+
+
+def _with_ends(league_id: int, sums: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each player's sums with what their first and last results say: the rating they
+    started from, and the rating, skill and net they ended with."""
+    r = GameResult
     ends = {(row["player_id"], row["first"]) for row in sums} | {
         (row["player_id"], row["last"]) for row in sums
     }
@@ -264,6 +269,15 @@ def refresh_pairs(league_id: int, pairs: Iterable[tuple[int, int]]) -> None:
         }
         for row in sums
     }
+    _add_unpaid(rows, both_ways)
+    if rows:
+        db.session.execute(insert(PairRecord), list(rows.values()))
+
+
+def _add_unpaid(
+    rows: dict[tuple[int, int], dict[str, Any]], both_ways: list[tuple[int, int]]
+) -> None:
+    """Add to each pair's row the games not yet paid between them, and their amounts."""
     unpaid = db.session.execute(
         select(
             Game.player0_id,
@@ -275,6 +289,7 @@ def refresh_pairs(league_id: int, pairs: Iterable[tuple[int, int]]) -> None:
         .where(
             _pairs_in(Game.player0_id, Game.player1_id, both_ways),
             Game.paid_at.is_(None),
+            Game.abandoned_at.is_(None),  # an abandoned game is owed by nobody
             # Finished: it has a winner. (Not ``status``, whose index SQLite would pick.)
             Game.winner_seat.is_not(None),
         )
@@ -289,8 +304,6 @@ def refresh_pairs(league_id: int, pairs: Iterable[tuple[int, int]]) -> None:
             row = rows[player, opponent]
             row["unpaid_games"] += games
             row[side] += int(amount or 0)
-    if rows:
-        db.session.execute(insert(PairRecord), list(rows.values()))
 
 
 def _pairs_in(first: Any, second: Any, pairs: Sequence[tuple[int, int]]) -> ColumnElement[bool]:

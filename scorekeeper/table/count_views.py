@@ -12,8 +12,8 @@ from scorekeeper.accounts.permissions import require_role
 from scorekeeper.engine import Seat
 from scorekeeper.engine.counted_cards import HAND_CLASSES
 from scorekeeper.models import Game, Role, db
+from scorekeeper.table.change_forms import DealForm
 from scorekeeper.table.count_forms import SHOWN_SET_ROWS, CountForm
-from scorekeeper.table.forms import DealForm
 from scorekeeper.web.translation import gettext
 
 bp = Blueprint("counting", __name__)
@@ -30,6 +30,9 @@ def _scorekept_game(game_id: int) -> Game:
 def count_next_deal(game_id: int) -> tuple[str, int] | Response:
     """Count the next deal from the cards on the table and in hand."""
     game = _scorekept_game(game_id)
+    if game.abandoned:
+        flash(gettext("This game was abandoned: it takes no change."), "error")
+        return redirect(url_for("table.game", game_id=game_id))
     if game.finished or game.locked:
         flash(gettext("The game is over: it takes no more deals."), "error")
         return redirect(url_for("table.game", game_id=game_id))

@@ -77,14 +77,14 @@ def shared_seats(game: Game) -> tuple[int, int]:
     for link in db.session.scalars(
         select(SeatLink).where(SeatLink.game_id == game.id, SeatLink.revoked_at.is_(None))
     ):
-        if link.is_open(game.paid_at, now):
+        if link.is_open(game.paid_at, now, game.abandoned_at):
             counts[link.seat] += 1
     return counts[0], counts[1]
 
 
 def open_seat(token: str) -> SeatLink | None:
     """The open link with this token, its game and players loaded; None for any other
-    token (malformed, unknown, revoked, expired, or its game gone)."""
+    token (malformed, unknown, revoked, expired, its game abandoned or gone)."""
     if not _TOKEN.fullmatch(token):
         return None
     link = db.session.scalars(
@@ -96,7 +96,7 @@ def open_seat(token: str) -> SeatLink | None:
             )
         )
     ).first()
-    if link is None or not link.is_open(link.game.paid_at, utcnow()):
+    if link is None or not link.is_open(link.game.paid_at, utcnow(), link.game.abandoned_at):
         return None
     return link
 
@@ -107,14 +107,14 @@ def seat_version(token: str) -> tuple[int, int] | None:
     if not _TOKEN.fullmatch(token):
         return None
     found = db.session.execute(
-        select(SeatLink, Game.version, Game.agreement_count, Game.paid_at)
+        select(SeatLink, Game.version, Game.agreement_count, Game.paid_at, Game.abandoned_at)
         .join(Game)
         .where(SeatLink.token_hash == SeatLink.digest(token))
     ).one_or_none()
     if found is None:
         return None
-    link, version, agreements, paid_at = found
-    if not link.is_open(paid_at, utcnow()):
+    link, version, agreements, paid_at, abandoned_at = found
+    if not link.is_open(paid_at, utcnow(), abandoned_at):
         return None
     return version, agreements
 

@@ -8,7 +8,6 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import contains_eager, joinedload
 
-from scorekeeper.accounts.permissions import current_actor
 from scorekeeper.database import insert, writing
 from scorekeeper.engine import (
     DealAfterEnd,
@@ -27,7 +26,6 @@ from scorekeeper.models import (
     FINISHED,
     IN_PROGRESS,
     AuditAction,
-    AuditEvent,
     Deal,
     Game,
     League,
@@ -36,7 +34,7 @@ from scorekeeper.models import (
     db,
     utcnow,
 )
-from scorekeeper.records import results, totals
+from scorekeeper.records import results
 from scorekeeper.records.players import clean_player_name, find_player, new_player
 from scorekeeper.table import audit
 from scorekeeper.web.translation import gettext
@@ -172,9 +170,15 @@ class Saved:
     recorded: bool = True
 
 
-def locked_game(game_id: int, version: int | None = None, *, settled_ok: bool = False) -> Game:
-    """The game with its players, checked against a stale page and, unless ``settled_ok``,
-    against a settled (locked) game.
+def locked_game(
+    game_id: int,
+    version: int | None = None,
+    *,
+    settled_ok: bool = False,
+    abandoned_ok: bool = False,
+) -> Game:
+    """The game with its players, checked against a stale page, unless ``settled_ok``
+    against a settled (locked) game, and unless ``abandoned_ok`` against an abandoned one.
 
     On PostgreSQL the statement locks the game's league, then the game: one writer of a
     league's games and derived rows at a time (:mod:`..records.results` relies on it), in one
@@ -205,6 +209,10 @@ def locked_game(game_id: int, version: int | None = None, *, settled_ok: bool = 
     if game is None:
         raise NotFound(gettext("There is no such game."))
     _check_version(game, version)
+    if game.abandoned and not abandoned_ok:
+        raise Conflict(
+            gettext("This game was abandoned: it takes no change. A league admin can restore it.")
+        )
     if game.locked and not settled_ok:
         raise Conflict(
             gettext(
@@ -417,106 +425,3 @@ def undo_last_deal(game_id: int, *, version: int | None = None) -> Saved:
     if not game.deal_count:
         raise Conflict(gettext("There is no deal to undo."))
     return delete_deal(game_id, game.deal_count, version=version)
-
-
-#: The audit actions of which every write to a game leaves exactly one (and moves its
-#: version one on); "game finished" and "in progress again" come along with one of them.
-ONE_PER_WRITE = (
-    AuditAction.DEAL_RECORDED,
-    AuditAction.DEAL_EDITED,
-    AuditAction.DEAL_DELETED,
-    AuditAction.PAYMENT_MARKED,
-    AuditAction.GAME_UNLOCKED,
-)
-
-
-@dataclass(frozen=True)
-class StaleSave:
-    """A deal or a correction refused because the game changed since its page was loaded."""
-
-    #: What changed since that page, oldest first (who did it and when, from the audit trail).
-    changes: list[AuditEvent]
-    #: The deal typed and refused (None for a correction: its page shows it).
-    typed: Tally | None = None
-    #: The deal already on the card with exactly the tally typed, recorded since: a duplicate.
-    duplicate: int | None = None
-
-
-def stale_save(game: Game, version: int | None, tally: Tally | None = None) -> StaleSave:
-    """What changed in ``game`` since the page that showed ``version``, and which deal
-    recorded since then (and still on the card as it was recorded) ``tally`` would repeat."""
-    missed = game.version - version if version is not None else 0
-    changes = list(
-        db.session.scalars(
-            select(AuditEvent)
-            .where(AuditEvent.game_id == game.id, AuditEvent.action.in_(ONE_PER_WRITE))
-            .order_by(AuditEvent.id.desc())
-            .limit(max(missed, 0))
-            .options(joinedload(AuditEvent.user))
-        )
-    )[::-1]
-    duplicate = None
-    for event in changes if tally is not None else []:
-        recorded = event.after if event.action == AuditAction.DEAL_RECORDED else None
-        number = recorded["number"] if recorded else 0
-        if 1 <= number <= len(game.deals) and game.deals[number - 1].tally == tally:
-            duplicate = number
-    return StaleSave(changes, tally, duplicate)
-
-
-def mark_paid(game_id: int, *, version: int | None = None) -> Game:
-    """The loser has paid: the game is settled and locked."""
-    with writing():
-        game = locked_game(game_id, version)
-        record_payment(game)
-    return game
-
-
-def record_payment(game: Game) -> None:
-    """Mark ``game`` (locked by :func:`locked_game`) paid by the acting user, in the audit
-    trail and in who owes whom."""
-    if not game.finished:
-        raise Conflict(gettext("Only a finished game can be marked paid."))
-    game.paid_at = utcnow()
-    user = current_actor()
-    game.paid_by_id = user.id if user else None
-    game.version += 1
-    payer = game.player(1 - int(game.winner_seat or 0)).name
-    audit.record(
-        game,
-        AuditAction.PAYMENT_MARKED,
-        {"payer": payer, "amount": game.amount_due or 0},
-        after={"paid_at": game.paid_at.isoformat(), "amount": game.amount_due},
-    )
-    totals.payment_changed(game)  # who owes whom: same transaction
-
-
-def unlock(game_id: int, *, version: int | None = None) -> Game:
-    """A league admin reopens a settled game for corrections; the payment mark is removed."""
-    with writing():
-        game = locked_game(game_id, version, settled_ok=True)
-        if not game.locked:
-            raise Conflict(gettext("This game is not locked."))
-        before = {"paid_at": game.paid_at.isoformat() if game.paid_at else None}
-        game.paid_at = game.paid_by_id = None
-        game.version += 1
-        audit.record(
-            game,
-            AuditAction.GAME_UNLOCKED,
-            before=before,
-            after={"paid_at": None},
-        )
-        totals.payment_changed(game)
-    return game
-
-
-def history(game_id: int) -> list[AuditEvent]:
-    """A game's changes, newest first."""
-    return list(
-        db.session.scalars(
-            select(AuditEvent)
-            .where(AuditEvent.game_id == game_id)
-            .order_by(AuditEvent.id.desc())
-            .options(joinedload(AuditEvent.user))
-        )
-    )

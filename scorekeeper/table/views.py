@@ -26,15 +26,16 @@ from scorekeeper.accounts.permissions import (
     scorekeeping_leagues,
 )
 from scorekeeper.errors import Conflict, NotFound, ServiceError, StaleVersion
-from scorekeeper.models import Game, League, Role, db
+from scorekeeper.models import Game, League, Role, User, db
 from scorekeeper.names import squeeze
 from scorekeeper.records import chances
 from scorekeeper.records import players as player_service
 from scorekeeper.records.leagues import ensure_default_league
-from scorekeeper.table import seats
+from scorekeeper.table import audit, closing, seats
 from scorekeeper.table import service as game_service
+from scorekeeper.table.change_forms import DealForm, GameChangeForm, RematchForm
 from scorekeeper.table.charts import running_totals_chart
-from scorekeeper.table.forms import DealForm, GameChangeForm, NewGameForm, RematchForm
+from scorekeeper.table.forms import NewGameForm
 from scorekeeper.web.formatting import number as points
 from scorekeeper.web.translation import gettext
 from scorekeeper.web.translation import lazy_gettext as _l
@@ -142,7 +143,7 @@ def _render_game(
     game: Game,
     form: DealForm | None = None,
     status: int = 200,
-    stale: game_service.StaleSave | None = None,
+    stale: audit.StaleSave | None = None,
     saved: game_service.Saved | None = None,
     ask_paid: tuple[list[str], str] | None = None,
 ) -> tuple[str, int]:
@@ -154,7 +155,7 @@ def _render_game(
     settlement = saved.settlement if saved else game_service.settlement_of(card, game.stakes)
     can_score = may(game.league, Role.SCOREKEEPER)
     member = role_in(game.league) is not None
-    if form is None and can_score and not game.finished and not game.locked:
+    if form is None and can_score and game.takes_deals:
         form = DealForm(formdata=None)
     if form is not None:
         form.name_seats((game.player0.name, game.player1.name))
@@ -168,15 +169,26 @@ def _render_game(
         stale=stale,
         chart=running_totals_chart(card),
         can_score=can_score,
-        rematch=RematchForm(formdata=None) if can_score and card.finished else None,
+        rematch=RematchForm(formdata=None)
+        if can_score and card.finished and not game.abandoned
+        else None,
         can_admin=may(game.league, Role.ADMIN),
-        history=game_service.history(game.id) if member else None,
+        history=audit.history(game.id) if member else None,
+        abandoned_by=_abandoned_by(game),
         agreements=seats.agreements(game),
-        shared=seats.shared_seats(game) if can_score else None,
+        shared=seats.shared_seats(game) if can_score and not game.abandoned else None,
         ask_paid=ask_paid,
         etag=seats.etag(game.version, game.agreement_count),
     )
     return page, status
+
+
+def _abandoned_by(game: Game) -> str | None:
+    """Who abandoned the game (None while it counts, or for an account since deleted)."""
+    if game.abandoned_by_id is None:
+        return None
+    user = db.session.get(User, game.abandoned_by_id)
+    return user.username if user else None
 
 
 @bp.get("/games/<int:game_id>")
@@ -243,12 +255,12 @@ def record_deal(game_id: int) -> tuple[str, int] | Response:
         game = db.get_or_404(Game, game_id)
         # What changed is said, and what was typed stays in the form, to be saved against
         # the card as it is now only by a choice that names it (never as a plain Save).
-        stale = game_service.stale_save(game, form.expected_version, form.tally)
-        return _render_game(game, None if game.finished or game.locked else form, 409, stale)
+        stale = audit.stale_save(game, form.expected_version, form.tally)
+        return _render_game(game, form if game.takes_deals else None, 409, stale)
     except Conflict as conflict:
         flash(conflict.message, "error")
         game = db.get_or_404(Game, game_id)
-        return _render_game(game, None if game.finished or game.locked else form, 409)
+        return _render_game(game, form if game.takes_deals else None, 409)
     if saved.recorded:
         flash(gettext("Deal %(number)s saved.", number=saved.game.deal_count))
         if form.cards_dropped:
@@ -257,8 +269,13 @@ def record_deal(game_id: int) -> tuple[str, int] | Response:
         flash(gettext("That deal was already saved; it was not recorded twice."))
     if request.headers.get("X-Requested-With") == "fetch":
         # The page's script asked (static/app.js): the game page the redirect would lead
-        # to, in this one answer — a phone on a weak signal waits once, not twice.
-        return _render_game(saved.game, saved=saved)
+        # to, in this one answer — a phone on a weak signal waits once, not twice. The
+        # script takes the address it leads to only from an answer that says it is saved
+        # (a question is a 200 too, and stays at the address it was asked from).
+        page, status = _render_game(saved.game, saved=saved)
+        answer = make_response(page, status)
+        answer.headers["X-Deal-Saved"] = "1"
+        return answer
     return redirect(_play(game_id))
 
 
@@ -268,8 +285,11 @@ def edit_deal(game_id: int, number: int) -> tuple[str, int] | Response:
     game = _game_or_404(game_id, Role.SCOREKEEPER)
     if not 1 <= number <= game.deal_count:
         abort(404)
+    if game.locked:  # settled: the page says so and offers no form to fill in in vain
+        return _render_fix(game, number, None, 200 if request.method == "GET" else 409)
     form = DealForm()
     form.name_seats((game.player0.name, game.player1.name))
+    form.accepted = game.deals[number - 1].tally
     if request.method == "GET":
         form.fill(game.deals[number - 1].tally, game.deals[number - 1].counted)
         form.version.data = str(game.version)
@@ -286,17 +306,19 @@ def edit_deal(game_id: int, number: int) -> tuple[str, int] | Response:
     flash(gettext("Deal %(number)s corrected; every total after it is recomputed.", number=number))
     if form.cards_dropped:
         flash(str(CARDS_DROPPED))
-    return redirect(_play(game_id))
+    # The game page's own address, not #play: the correction is seen on the card, and the
+    # address is one to keep.
+    return redirect(url_for(".game", game_id=game_id))
 
 
 def _render_fix(
     game: Game,
     number: int,
-    form: DealForm,
+    form: DealForm | None,
     status: int = 200,
-    stale: game_service.StaleSave | None = None,
+    stale: audit.StaleSave | None = None,
 ) -> tuple[str, int]:
-    """The Fix page of deal ``number``."""
+    """The Fix page of deal ``number`` (without a form: the game is locked)."""
     page = render_template("table/edit_deal.html", game=game, number=number, form=form, stale=stale)
     return page, status
 
@@ -310,7 +332,7 @@ def _refused_fix(game_id: int, number: int, form: DealForm, conflict: Conflict) 
         return _render_game(game, None, 409)
     stale = None
     if isinstance(conflict, StaleVersion):
-        stale = game_service.stale_save(game, form.expected_version)
+        stale = audit.stale_save(game, form.expected_version)
     else:
         flash(conflict.message, "error")
     form.version.data = str(game.version)
@@ -367,7 +389,7 @@ def mark_paid(game_id: int) -> tuple[str, int] | Response:
             return _render_game(game, ask_paid=(names, form.version.data or ""))
     return _change(
         game,
-        lambda version: game_service.mark_paid(game_id, version=version),
+        lambda version: closing.mark_paid(game_id, version=version),
         _l("Marked paid. The game is settled and locked."),
     )
 
@@ -377,8 +399,28 @@ def unlock(game_id: int) -> tuple[str, int] | Response:
     """A league admin unlocks a settled game so it can be corrected."""
     return _change(
         _game_or_404(game_id, Role.ADMIN),
-        lambda version: game_service.unlock(game_id, version=version),
+        lambda version: closing.unlock(game_id, version=version),
         _l("Unlocked. The payment is unpaid again until it is marked once more."),
+    )
+
+
+@bp.post("/games/<int:game_id>/abandon")
+def abandon(game_id: int) -> tuple[str, int] | Response:
+    """A scorekeeper abandons a game (the page asked first): it counts like no game."""
+    return _change(
+        _game_or_404(game_id, Role.SCOREKEEPER),
+        lambda version: closing.abandon(game_id, version=version),
+        _l("Game abandoned. It no longer counts anywhere; a league admin can restore it."),
+    )
+
+
+@bp.post("/games/<int:game_id>/restore")
+def restore(game_id: int) -> tuple[str, int] | Response:
+    """A league admin restores an abandoned game: it counts again, everywhere."""
+    return _change(
+        _game_or_404(game_id, Role.ADMIN),
+        lambda version: closing.restore(game_id, version=version),
+        _l("Game restored. It counts again."),
     )
 
 

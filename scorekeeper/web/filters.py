@@ -14,6 +14,7 @@ def stars(count: int) -> str:
 def init_app(app: Flask) -> None:
     app.add_template_filter(formatting.money)
     app.add_template_filter(formatting.number, "points")  # a total as on the card
+    app.add_template_filter(formatting.subtracted)  # a total after a minus: (−100)
     app.add_template_filter(formatting.signed_money)
     app.add_template_filter(formatting.signed)
     app.add_template_filter(formatting.tenths)

@@ -83,6 +83,13 @@ def number(value: int) -> str:
     return _whole(number_formats(), value)
 
 
+def subtracted(value: int) -> str:
+    """A whole number after a minus sign: in brackets when it is negative, so a difference
+    reads ``1,300 − (−100)``, never ``1,300 − −100``."""
+    text = number(value)
+    return f"({text})" if value < 0 else text
+
+
 def decimal(value: Decimal, places: int = 1) -> str:
     """A decimal with a fixed number of places: ``66.7`` / ``66,7``."""
     return _decimal(number_formats(), value, places)

@@ -45,6 +45,7 @@ STATUS_LABELS: Final = {
     FINISHED: _l("Finished"),
     "unpaid": _l("Finished, not paid"),
     "paid": _l("Paid"),
+    "abandoned": _l("Abandoned"),
 }
 
 RANK_PLURALS: Final = {
@@ -355,7 +356,14 @@ def _imported(values: Mapping[str, Any]) -> str:
         text = gettext("Imported from a paper score card (%(where)s).", where=where)
     if values.get("paid_by"):
         said = gettext("The file says %(name)s marked it paid.", name=values["paid_by"])
-        return f"{text} {said}"
+        text = f"{text} {said}"
+    if "abandoned_by" in values:
+        said = (
+            gettext("The file says %(name)s abandoned it.", name=values["abandoned_by"])
+            if values["abandoned_by"]
+            else gettext("The file says it was abandoned.")
+        )
+        text = f"{text} {said}"
     return text
 
 
@@ -380,6 +388,8 @@ _EVENTS: Final[dict[AuditAction, _Wording]] = {
         amount=written(v["amount"]),
     ),
     AuditAction.GAME_UNLOCKED: lambda v, _: gettext("Game unlocked; its payment is unpaid again."),
+    AuditAction.GAME_ABANDONED: lambda v, _: gettext("Game abandoned: it no longer counts."),
+    AuditAction.GAME_RESTORED: lambda v, _: gettext("Game restored: it counts again."),
     AuditAction.GAME_IMPORTED: lambda v, _: _imported(v),
     AuditAction.CARD_AGREED: lambda v, _: (
         gettext(

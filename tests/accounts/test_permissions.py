@@ -34,6 +34,8 @@ ROUTES = [
     ("POST", "/games/{game}/seats/0/share", SCOREKEEPER),
     ("POST", "/games/{game}/seats/1/stop", SCOREKEEPER),
     ("POST", "/games/{done}/agree", SCOREKEEPER),
+    ("POST", "/games/{game}/abandon", SCOREKEEPER),
+    ("POST", "/games/{done}/restore", ADMIN),
     ("POST", "/leagues/{slug}/players", ADMIN),
     ("GET", "/leagues/{slug}/settings", ADMIN),
     ("POST", "/leagues/{slug}/settings", ADMIN),

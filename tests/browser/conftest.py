@@ -133,7 +133,7 @@ class Screen:
         self.page.fill("#player0", player0)
         self.page.fill("#player1", player1)
         self.page.check("#first_dealer-1")
-        self.page.click("button[name=submit]")
+        self.page.click("button[name=submit].primary")
         self.page.wait_for_url(re.compile(r".*/games/\d+$"))
 
     def record(self, out: int, scores: tuple[int, int], stars: tuple[int, int] = (0, 0)) -> int:

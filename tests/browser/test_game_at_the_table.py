@@ -98,11 +98,23 @@ def test_a_whole_game_one_screen_per_deal(phone, wikipedia_card):
     phone.save("button:has-text('Yes, save it as typed')")
     assert "Ana won" in phone.text(".summary")
     view_shot(phone, "table-game-over-typo")
+    # The deal that ended the game is taken back below the settlement, asked once (issue 24).
+    question = phone.page.locator("details.undo-end summary")
+    assert question.inner_text() == "Undo deal 7 (1,250 / 150)…"
+    below = phone.page.evaluate(
+        "document.querySelector('.settlement').compareDocumentPosition("
+        "document.querySelector('details.undo-end')) & Node.DOCUMENT_POSITION_FOLLOWING"
+    )
+    assert below, "the undo sits below the settlement"
+    assert phone.page.locator("form.undo button").is_visible() is False
+    question.scroll_into_view_if_needed()
+    phone.tap("details.undo-end summary")  # the question
     undo = phone.page.locator("form.undo button")
-    assert undo.inner_text() == "Undo deal 7 (1,250 / 150): the game goes on"
-    assert phone.page.evaluate(UNCOVERED, "form.undo button") == ""  # in view as the page opens
+    undo.scroll_into_view_if_needed()
+    assert undo.inner_text() == "Yes, take back deal 7: the game goes on"
+    assert phone.page.evaluate(UNCOVERED, "form.undo button") == ""
     with phone.page.expect_event("load"):
-        phone.tap("form.undo button")  # one tap
+        phone.tap("form.undo button")  # the answer
     assert "Deal 7 (1,250 / 150) was taken back: the game is in progress again." in phone.text(
         ".flashes"
     )

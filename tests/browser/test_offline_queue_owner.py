@@ -332,3 +332,31 @@ def test_a_403_refusal_shows_its_reason(phones, league_members):
     expect(refused).to_contain_text("Not allowed: Your role in this league doesn't allow that.")
     phone.shot("offline-403")
     assert _saved_deals(phone.base, phone, url) == []
+
+
+def test_the_worker_keeps_each_file_under_its_fingerprint(phones):
+    phone = phones("phone")
+    phone.sign_in()
+    phone.start_game()
+    _kept_by_the_worker(phone)
+    scripts = phone.page.evaluate(
+        "[...document.querySelectorAll('script[src]')].map((script) => script.src)"
+    )
+    assert all("?v=" in script for script in scripts)
+    kept: list[str] = []
+    for _ in range(50):  # the worker fetches them after the page asked it to keep them
+        kept = phone.page.evaluate(
+            """async () => {
+                const cache = await caches.open("mille-v2");
+                return (await cache.keys()).map((request) => request.url);
+            }"""
+        )
+        if set(scripts) <= set(kept):
+            break
+        phone.page.wait_for_timeout(200)
+    files = [url for url in kept if "/static/" in url]
+    assert files, kept
+    # Every file is kept under its whole address: an old script and a new one never
+    # share a slot, and a page never gets a script other than the one it names.
+    assert [url for url in files if "?v=" not in url] == [], files
+    assert sorted(set(scripts) & set(files)) == sorted(set(scripts)), files

@@ -36,6 +36,7 @@ from scorekeeper.models import (
 from scorekeeper.records import results, skill
 from scorekeeper.records.leagues import league_by_slug
 from scorekeeper.records.totals import season_range
+from scorekeeper.table import closing
 from scorekeeper.table import service as game_service
 
 PLAYERS = ["Ana", "Ben", "Cleo", "Dan"]
@@ -88,7 +89,7 @@ def history(app):
                 play(league, (a, b), random_deals(rng, rules), rules, small=25 * (n % 3 + 1))
             )
             if n % 5 == 0:
-                game_service.mark_paid(ids[-1])
+                closing.mark_paid(ids[-1])
         play(league, ("Cleo", "Dan"), [(0, (300, 200), (0, 0))])  # in progress
         db.session.remove()
     return {"league": league, "ids": ids, "middle": ids[18]}
@@ -105,7 +106,7 @@ def recompute(league_id: int) -> dict:
     finished = []
     for game in games:
         card = replay(game.rules, Seat(game.first_dealer), [deal.tally for deal in game.deals])
-        if card.finished:
+        if card.finished and game.abandoned_at is None:  # an abandoned game counts for nothing
             finished.append((game, card, settle(card, game.stakes)))
     finished.sort(key=lambda item: (item[0].finished_at, item[0].id))
     results, running, skills = {}, {}, {}
@@ -446,7 +447,7 @@ def test_paying_and_unlocking_change_balances_but_not_standings(app, history):
         after = assert_no_drift(league)
         assert after["records"] == before["records"]
         assert after["owed"] != before["owed"]
-        game_service.unlock(unpaid[0])
+        closing.unlock(unpaid[0])
         assert_no_drift(league)
 
 

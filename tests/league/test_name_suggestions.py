@@ -19,8 +19,13 @@ from tests.conftest import text_of
         ("alice", ["Alice"], []),  # the same player: case is not a new name
         ("Zoe", ["Zoé"], ["Zoé"]),  # accents
         ("ZOË", ["Zoé"], ["Zoé"]),
-        ("Bob", ["Rob"], []),  # short names: only accents and case
-        ("Ana", ["Anna"], []),
+        ("Bob", ["Rob"], ["Rob"]),  # short names too: one edit is asked about
+        ("Ana", ["Anna"], ["Anna"]),
+        ("Anna", ["Ana"], ["Ana"]),
+        ("Benn", ["Ben2", "Ben"], ["Ben", "Ben2"]),  # as close: A–Z, so Ben first
+        ("Al", ["Ali", "Bo"], ["Ali"]),
+        ("Bob", ["Rox", "Al"], []),  # two edits away, however short
+        ("ANNA", ["Änna"], ["Änna"]),  # equal once case and accents are folded
         ("Christohpe", ["Christophe"], ["Christophe"]),  # long names: two edits
         ("Cristohpe", ["Christophe"], ["Christophe"]),
         ("Alicia", ["Alice"], []),  # two edits on a short name: someone else
@@ -164,3 +169,22 @@ def test_names_in_the_question_are_escaped(table):
     assert "<i>" not in page.partition('class="did-you-mean"')[2]
     assert "Did you mean &lt;i&gt;Alice&lt;/i&gt;?" in page
     assert 'value="&lt;i&gt;Alice&lt;/i&gt;"' in page
+
+
+def test_short_names_one_edit_away_ask_first(table, app):
+    """Issue 24: "Anna" became a new player beside Ana without a word, and "Benn" was offered
+    Ben2, never Ben. Both now ask, with Ben first."""
+    table.start_game("Ana", "Ben")
+    table.start_game("Ben2", "Cy")
+    before = counts(app)
+    page = post(table, "Anna", "Benn").get_data(as_text=True)
+    assert question(page, 0) == (
+        "Did you mean Ana? Anna is not a player of this league yet. Use Ana Yes, a new player Anna"
+    )
+    assert question(page, 1) == (
+        "Did you mean one of these players? Benn is not a player of this league yet. "
+        "Use Ben Use Ben2 Yes, a new player Benn"
+    )
+    assert counts(app) == before
+    assert post(table, "Anna", "Benn", use_player0="Ana", use_player1="Ben").status_code == 302
+    assert counts(app) == (before[0] + 1, before[1])

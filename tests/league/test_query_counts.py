@@ -18,6 +18,7 @@ from scorekeeper.league import seasons
 from scorekeeper.models import Game, db
 from scorekeeper.records import players as player_service
 from scorekeeper.records.leagues import league_by_slug
+from scorekeeper.table import closing
 from scorekeeper.table import service as game_service
 from tests.conftest import make_token
 
@@ -44,6 +45,7 @@ VIEWER_PAGES = {
         "&preset=standard"
     ),
     "archive, unpaid": "/leagues/our-table/games?status=unpaid",
+    "archive, abandoned": "/leagues/our-table/games?status=abandoned",
     "who owes whom": "/leagues/our-table/owes",
     "balance of two players": "/leagues/our-table/owes/{ben}/{ana}",
     "payments": "/leagues/our-table/payments",
@@ -66,6 +68,7 @@ SCOREKEEPER_PAGES = {
     "finished game": "/games/{finished}",
     "new game form": "/leagues/our-table/games/new",
     "deal to correct": "/games/{open}/deals/1",
+    "abandoned game": "/games/{abandoned}",
 }
 
 #: The pinned counts. A change that adds a statement to a page updates its pin on purpose;
@@ -86,6 +89,7 @@ EXPECTED = {
     "archive of a player": 6,
     "archive, every filter": 8,
     "archive, unpaid": 5,
+    "archive, abandoned": 5,
     "who owes whom": 4,
     "balance of two players": 6,
     "payments": 3,
@@ -101,6 +105,13 @@ EXPECTED = {
     "finished game": 4,
     "new game form": 3,
     "deal to correct": 2,
+    # Who abandoned it is the signed-in user here, already loaded; no seat links are read.
+    "abandoned game": 3,
+    # Abandoning and restoring (issue 24): a finished game's results go, and come back, by
+    # the walk of records.results.game_changed from that game on — here the newest.
+    "abandon a game in progress": 7,
+    "abandon the newest finished game": 23,
+    "restore it": 11,
     "record a deal": 7,
     "record a game's last deal": 12,
     # Answered with the game page (static/app.js) or the game's JSON, built from what the
@@ -147,7 +158,7 @@ def play(app, games, start=0):
             for out, scores, stars in GAME:
                 game_service.record_deal(game.id, Tally(Seat(out), scores, stars))
             if n % 3:
-                game_service.mark_paid(game.id)
+                closing.mark_paid(game.id)
         db.session.remove()
 
 
@@ -185,6 +196,10 @@ def ids(app):
 def counts(app, viewer, admin, scorekeeper):
     """Every pinned page's statement count, for a league as it stands."""
     values = ids(app) | {"open": fresh_game(app, [(0, (300, 200))])}
+    values["abandoned"] = fresh_game(app, [(0, (300, 200))])
+    with app.app_context():
+        closing.abandon(values["abandoned"])
+        db.session.remove()
     found = {}
     for pages, client in (
         (VIEWER_PAGES, viewer),
@@ -231,6 +246,21 @@ def counts(app, viewer, admin, scorekeeper):
         lambda: app.test_client().post(f"/api/v1/games/{game_id}/deals", json=deal, headers=script),
     )
     assert response.status_code == 201
+    for name, deals, path in (
+        ("abandon a game in progress", [(0, (300, 200))], "abandon"),
+        ("abandon the newest finished game", [(0, (1100, 1000)), (0, (150, 40))], "abandon"),
+        ("restore it", None, "restore"),
+    ):
+        if deals is not None:
+            game_id = fresh_game(app, deals)
+        client = admin if path == "restore" else scorekeeper
+        response, found[name] = count_statements(
+            app,
+            lambda game_id=game_id, client=client, path=path: client.post(
+                f"/games/{game_id}/{path}", data={}
+            ),
+        )
+        assert response.status_code == 302, name
     return found
 
 

@@ -96,6 +96,33 @@ def test_json_backup_and_restore_bring_everything_back(table, app, auth, wikiped
     assert table.start_game("Eve", "Fay") == max(game[0] for game in before["games"]) + 1
 
 
+def test_an_abandoned_game_stays_abandoned_through_a_backup(table, app, wikipedia_card, tmp_path):
+    fill(table, wikipedia_card)
+    with app.app_context():
+        open_game = db.session.scalars(db.select(Game).where(Game.paid_at.is_(None))).one()
+        game_id, version = open_game.id, open_game.version
+        db.session.remove()
+    response = table.client.post(f"/games/{game_id}/abandon", data={"version": version})
+    assert response.status_code == 302
+
+    def abandoned():
+        with app.app_context():
+            game = db.session.get(Game, game_id)
+            found = (game.abandoned_at, game.abandoned_by_id)
+            db.session.remove()
+        return found
+
+    before, marked = snapshot(app), abandoned()
+    assert None not in marked
+    file = str(tmp_path / "league.json")
+    runner = app.test_cli_runner()
+    assert runner.invoke(args=["backup", file]).exit_code == 0
+    wipe(app)
+    assert runner.invoke(args=["restore", file, "--yes"]).exit_code == 0
+    assert snapshot(app) == before
+    assert abandoned() == marked
+
+
 @pytest.mark.slow
 def test_sqlite_online_backup_while_the_app_runs(
     sqlite_app, sqlite_table, wikipedia_card, tmp_path

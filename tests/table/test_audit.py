@@ -197,10 +197,10 @@ def test_every_change_is_worded_in_the_readers_language(table, app, api):
         "Donne 2 enregistrée.",
         "Ana a gagné après la donne 2.",
         f"Paiement de {dollars.replace('.', ',')} $ par Ben marqué comme payé.",
-        "Partie déverrouillée; son paiement est de nouveau dû.",
+        "Partie déverrouillée ; son paiement est de nouveau dû.",
         "Donne 2 corrigée.",
         "La partie est de nouveau en cours.",
-        "Donne 1 supprimée; les donnes suivantes ont remonté.",
+        "Donne 1 supprimée ; les donnes suivantes ont remonté.",
     ]
     # The API answers in English, money as it sends money, as it always has.
     history = api.get(f"/api/v1/games/{game_id}/history").get_json()

@@ -1,6 +1,7 @@
 """The game page at the table without a script: where a saved deal's page opens, two
 phones on one game, a correction from an out-of-date page, taking back the last deal."""
 
+import html
 import re
 
 from scorekeeper.models import AuditEvent, Game, db
@@ -137,12 +138,22 @@ def test_a_correction_refused_for_the_game_s_rules_stays_on_its_fix_page(
     assert 'value="1290"' in deal_form(page)
 
 
-def test_the_deal_that_ended_the_game_is_taken_back_in_one_tap(table, app):
+def test_the_deal_that_ended_the_game_is_taken_back_below_the_settlement_asked_once(table, app):
     game_id = table.start_game()
     table.record(game_id, 0, (140, 350))
     table.record(game_id, 0, (1250, 150), confirm=True)  # a typo for 125, confirmed
     page = table.page(game_id)
-    assert "Undo deal 2 (1,250 / 150): the game goes on" in page
+    # Below the settlement, a question that opens (no script needed), then the answer.
+    assert page.index('class="settlement card"') < page.index('<details class="undo-end">')
+    start = page.index('<details class="undo-end">')
+    question = page[start : page.index("</details>", start)]
+    assert "<summary>Undo deal 2 (1,250 / 150)…</summary>" in question
+    assert (
+        "Taking it back puts the game in progress again: Ana's win and this settlement go."
+        in html.unescape(question)
+    )
+    assert "Yes, take back deal 2: the game goes on" in question
+    assert page.count("/undo") == 1
     response = table.client.post(f"/games/{game_id}/undo", data={"version": version_on_undo(page)})
     assert response.headers["Location"] == f"/games/{game_id}#play"
     page = table.page(game_id)
@@ -185,3 +196,55 @@ def test_a_deal_for_a_finished_game_is_refused_without_blaming_another_phone(tab
     assert "The game is over: it takes no more deals." in page
     # (live.js's words, in hidden attributes after the card, are not said unless needed.)
     assert "another phone" not in page[: page.index('<div id="live"')]
+
+
+def fix(table, game_id: int, number: int, **fields: str):
+    """Post the Fix page of deal ``number`` with what it shows, ``fields`` changed."""
+    page = table.client.get(f"/games/{game_id}/deals/{number}").get_data(as_text=True)
+    shown = dict(re.findall(r'name="(score[01]|stars[01])"[^>]*value="([^"]*)"', deal_form(page)))
+    out = re.search(
+        r'name="out"[^>]*checked[^>]*value="([01])"|checked[^>]*name="out"[^>]*'
+        r'value="([01])"',
+        deal_form(page),
+    )
+    assert out, "the Fix page shows who went out"
+    data = {"out": out.group(1) or out.group(2), **shown, "version": version_on(page), **fields}
+    return table.client.post(f"/games/{game_id}/deals/{number}", data=data)
+
+
+def test_a_fix_asks_again_only_about_a_value_it_changes(table, app):
+    """1,005 was confirmed when deal 1 was saved: a fix that leaves it as it is, or changes
+    only the other score, saves without asking; a new unusual value is asked about."""
+    game_id = table.start_game()
+    assert table.record(game_id, 0, (1005, 50), confirm=True).status_code == 302
+    assert table.record(game_id, 1, (30, 60), (0, 1), confirm=True).status_code == 302
+    unchanged = fix(table, game_id, 1)
+    assert unchanged.status_code == 302, unchanged.get_data(as_text=True)
+    other_score = fix(table, game_id, 1, score1="70")
+    assert other_score.status_code == 302
+    # Deal 2's star on 60 points was confirmed too; a second star is a new value.
+    assert fix(table, game_id, 2, score0="35").status_code == 302
+    asked = fix(table, game_id, 2, stars1="2")
+    assert asked.status_code == 200
+    assert "unusual" in asked.get_data(as_text=True)
+    higher = fix(table, game_id, 1, score0="1010")
+    assert higher.status_code == 200
+    assert "1,010 is an unusually high deal score." in higher.get_data(as_text=True)
+    with app.app_context():
+        game = db.session.get(Game, game_id)
+        assert (game.deals[0].score0, game.deals[0].score1) == (1005, 70)
+        assert (game.deals[1].score0, game.deals[1].stars1) == (35, 1)
+
+
+def test_after_a_fix_the_address_is_the_game_page_s_own(table, app):
+    game_id = table.start_game()
+    table.record(game_id, 0, (140, 350))
+    saved = fix(table, game_id, 1, score0="150")
+    assert saved.status_code == 302
+    assert saved.headers["Location"] == f"/games/{game_id}"
+    page = table.client.get(saved.headers["Location"]).get_data(as_text=True)
+    assert "Deal 1 corrected; every total after it is recomputed." in page
+    assert re.search(r'id="deal-1".*?150', page, re.S)
+    # The Fix page's script is told the same address, and never #play.
+    fix_page = table.client.get(f"/games/{game_id}/deals/1").get_data(as_text=True)
+    assert f'data-next="/games/{game_id}"' in deal_form(fix_page)

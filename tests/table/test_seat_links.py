@@ -130,6 +130,24 @@ def test_a_link_dies_some_days_after_the_game_is_paid(game_and_link, app, table)
     assert phone.get(path + "/version").status_code == 404
 
 
+def test_an_abandoned_games_links_open_nothing_until_it_is_restored(game_and_link, app, table):
+    game_id, path = game_and_link
+    phone = app.test_client()
+    assert "Shared: 1 link open." in table.page(game_id)
+    with app.app_context():
+        version = db.session.get(Game, game_id).version
+    response = table.client.post(f"/games/{game_id}/abandon", data={"version": version})
+    assert response.status_code == 302
+    for url in (path, path + "/version", path + "/receipt"):
+        assert phone.get(url).status_code == 404, url
+    assert phone.post(path + "/agree", data={"version": "2"}).status_code == 404
+    assert "Shared:" not in table.page(game_id)
+    # Restored, the game has everything back, its links included (none was revoked).
+    assert table.client.post(f"/games/{game_id}/restore", data={}).status_code == 302
+    assert phone.get(path).status_code == 200
+    assert phone.get(path + "/version").status_code == 200
+
+
 def test_a_deleted_game_takes_its_links_with_it(game_and_link, app):
     game_id, path = game_and_link
     with app.app_context():

@@ -94,6 +94,10 @@ def pages_of_an_evening(app, table, auth, wikipedia_card) -> dict[str, str]:
         "not-found": "/games/9999",
     }
     pages = {name: client.get(path) for name, path in paths.items()}
+    gone = table.start_game("Ben", "Carla")
+    assert table.record(gone, 0, (290, 160)).status_code == 302
+    assert client.post(f"/games/{gone}/abandon", data={}).status_code == 302
+    pages["game-abandoned"] = client.get(f"/games/{gone}")
     pages["share"] = shared
     pages["invitations"] = invited
     pages["refused-deal"] = table.record(playing, 0, (102, 50))
@@ -101,6 +105,12 @@ def pages_of_an_evening(app, table, auth, wikipedia_card) -> dict[str, str]:
     pages["refused-new-game"] = table.post_new_game("Ana", "")
     pages["did-you-mean"] = table.post_new_game("Carlo", "Ben", new_player0="")
     pages["new-game-chances"] = table.post_new_game("Ana", "Ben", check="1", submit="")
+    settled = table.start_game("Dora", "Eve")
+    for out, scores, stars in wikipedia_card:
+        assert table.record(settled, out, scores, stars).status_code == 302
+    assert client.post(f"/games/{settled}/paid").status_code == 302
+    pages["fix-locked"] = client.get(f"/games/{settled}/deals/1")
+    pages["game-settled"] = client.get(f"/games/{settled}")
     visitor = app.test_client()
     visitor.set_cookie("lang", client.get_cookie("lang").value)
     pages["sign-in"] = visitor.get("/login")

@@ -1,5 +1,6 @@
 """The league's deals as CSV, one row per deal: the format paper score cards are
-imported in.
+imported in. Abandoned games are left out: they count like no game, and a score card has
+no column to say so (the JSON export keeps them, marked).
 
 Streamed: the games and their deals are read side by side, a batch at a time, with two
 server-side cursors in the same order, so a league of any size takes the memory of a
@@ -73,7 +74,7 @@ def _games(league_id: int) -> Generator[Any, None, None]:
         )
         .join(a, a.id == Game.player0_id)
         .join(b, b.id == Game.player1_id)
-        .where(Game.league_id == league_id)
+        .where(Game.league_id == league_id, Game.abandoned_at.is_(None))
         .order_by(Game.id)
     )
     result = db.session.connection().execute(statement, execution_options={"yield_per": BATCH})
@@ -86,7 +87,7 @@ def _deals(league_id: int) -> Generator[list[Any], None, None]:
     statement = (
         select(Deal.game_id, Deal.out_seat, Deal.score0, Deal.score1, Deal.stars0, Deal.stars1)
         .join(Game, Game.id == Deal.game_id)
-        .where(Game.league_id == league_id)
+        .where(Game.league_id == league_id, Game.abandoned_at.is_(None))
         .order_by(Deal.game_id, Deal.number)
     )
     result = db.session.connection().execute(statement, execution_options={"yield_per": BATCH})

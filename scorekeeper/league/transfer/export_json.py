@@ -69,16 +69,19 @@ def _games_with_deals(league_id: int) -> Generator[dict[str, Any], None, None]:
     """Each game of the league as JSON values, its deals read beside it: two server-side
     cursors in game order, plain rows (no ORM object per game or deal)."""
     a, b = aliased(Player), aliased(Player)
+    abandoner = aliased(User)
     games = _rows(
         select(
             *Game.__table__.columns,
             a.name.label("name_a"),
             b.name.label("name_b"),
             User.username.label("paid_by"),
+            abandoner.username.label("abandoned_by"),
         )
         .join(a, a.id == Game.player0_id)
         .join(b, b.id == Game.player1_id)
         .outerjoin(User, User.id == Game.paid_by_id)
+        .outerjoin(abandoner, abandoner.id == Game.abandoned_by_id)
         .where(Game.league_id == league_id)
         .order_by(Game.id)
     )
@@ -95,7 +98,8 @@ def _games_with_deals(league_id: int) -> Generator[dict[str, Any], None, None]:
             while deal is not None and deal.game_id == game.id:
                 kept.append(_deal_json(deal))
                 deal = next(deals, None)
-            yield _game_json(game, (game.name_a, game.name_b), kept, game.paid_by)
+            names = (game.name_a, game.name_b)
+            yield _game_json(game, names, kept, game.paid_by) | _abandoned_json(game)
 
 
 def _rows(statement: Any) -> Generator[Any, None, None]:
@@ -133,6 +137,14 @@ def _game_json(
         "winner": game.winner_seat,
         "amount_due": None if game.amount_due is None else format_money(game.amount_due),
     }
+
+
+def _abandoned_json(game: Any) -> dict[str, Any]:
+    """An abandoned game's mark (when, and who), which an import keeps; nothing otherwise,
+    so a league without one exports as it always did."""
+    if game.abandoned_at is None:
+        return {}
+    return {"abandoned_at": _iso(game.abandoned_at), "abandoned_by": game.abandoned_by}
 
 
 def _deal_json(deal: Any) -> dict[str, Any]:

@@ -41,6 +41,9 @@ class PlannedGame:
     finished_at: datetime | None = None
     paid_at: datetime | None = None
     paid_by: str | None = None
+    #: When the game was abandoned (a JSON export says), and by whom: it counts like no game.
+    abandoned_at: datetime | None = None
+    abandoned_by: str | None = None
     #: Per deal, what a JSON export kept beyond the tally: when it was recorded, its cards.
     deal_extras: list[dict[str, Any]] = field(default_factory=list)
 

@@ -75,6 +75,30 @@ def parse_csv(source: str | TextIO) -> ImportPlan:
     return plan
 
 
+def _values(row: list[str], names: list[str], indexes: list[int]) -> dict[str, str]:
+    """A row's cells by column name, trimmed, and unquoted if a spreadsheet quoted them."""
+    cells = [row[i].strip() if i < len(row) else "" for i in indexes]
+    if any(cell.startswith("'") for cell in cells):
+        cells = [unquoted(cell) for cell in cells]
+    return dict(zip(names, cells, strict=True))
+
+
+def _started_before(key: str, where: str, started: dict[str, str], problems: Problems) -> bool:
+    """Whether game ``key`` began earlier in the file, before other games (then it is said)."""
+    if key not in started:
+        return False
+    problems.add(
+        where,
+        gettext(
+            "game %(key)s started on %(where)s and continues here after other "
+            "games; keep the rows of a game together.",
+            key=key,
+            where=worded(started[key]),
+        ),
+    )
+    return True
+
+
 def _csv_games(stream: TextIO) -> Iterator[PlannedGame]:
     """The file's games, checked, as each one ends; ImportProblems at the end if any is bad."""
     try:
@@ -92,25 +116,13 @@ def _csv_games(stream: TextIO) -> Iterator[PlannedGame]:
             where = f"line {reader.line_num}"
             if not any(cell.strip() for cell in row):
                 continue
-            cells = [row[i].strip() if i < len(row) else "" for i in indexes]
-            if any(cell.startswith("'") for cell in cells):
-                cells = [unquoted(cell) for cell in cells]
-            values = dict(zip(names, cells, strict=True))
+            values = _values(row, names, indexes)
             key = values.get("game", "")
             if not key:
                 problems.add(where, gettext("the game column is empty; every row names its game."))
                 continue
             if current is None or key != current.key:
-                if key in started:
-                    problems.add(
-                        where,
-                        gettext(
-                            "game %(key)s started on %(where)s and continues here after other "
-                            "games; keep the rows of a game together.",
-                            key=key,
-                            where=worded(started[key]),
-                        ),
-                    )
+                if _started_before(key, where, started, problems):
                     continue
                 if current is not None and (game := current.plan(problems)) is not None:
                     yield game

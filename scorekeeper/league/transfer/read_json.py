@@ -145,26 +145,33 @@ def _list(data: dict[str, Any], key: str, problems: Problems) -> list[Any]:
     return value
 
 
+def _json_rules(data: Any) -> tuple[Rules, Stakes]:
+    """A game's rules and stakes as the export writes them (KeyError, ValueError… if not)."""
+    rules = Rules(
+        target=read_json_whole_number(data["rules"]["target"]),
+        progressive=bool(data["rules"]["progressive"]),
+        natural_needed=bool(data["rules"]["natural_needed"]),
+        skunk=SkunkRule(data["rules"]["skunk"]),
+        difference=DifferenceRule(data["rules"]["difference"]),
+    )
+    stakes = Stakes(
+        small=read_json_amount(data["stakes"]["small"]),
+        big=read_json_amount(data["stakes"]["big"]),
+    )
+    return rules, stakes
+
+
 def _json_game(data: Any, where: str, problems: Problems) -> PlannedGame | None:
     before = len(problems.found)
     try:
         where = f"{where} (id {read_json_whole_number(data['id'])})" if "id" in data else where
         players = (str(data["players"][0]), str(data["players"][1]))
-        rules = Rules(
-            target=read_json_whole_number(data["rules"]["target"]),
-            progressive=bool(data["rules"]["progressive"]),
-            natural_needed=bool(data["rules"]["natural_needed"]),
-            skunk=SkunkRule(data["rules"]["skunk"]),
-            difference=DifferenceRule(data["rules"]["difference"]),
-        )
-        stakes = Stakes(
-            small=read_json_amount(data["stakes"]["small"]),
-            big=read_json_amount(data["stakes"]["big"]),
-        )
+        rules, stakes = _json_rules(data)
         dealer = Seat(read_json_whole_number(data["first_dealer"]))
         created_at = datetime.fromisoformat(data["created_at"])
         finished_at = _optional_moment(data.get("finished_at"))
         paid_at = _optional_moment(data.get("paid_at"))
+        abandoned_at = _optional_moment(data.get("abandoned_at"))
         deals = list(data["deals"])
     except (KeyError, IndexError, TypeError, ValueError) as error:
         problems.add(where, f"can't be read ({error}).")
@@ -179,10 +186,29 @@ def _json_game(data: Any, where: str, problems: Problems) -> PlannedGame | None:
         finished_at = _json_moment(finished_at, "finished_at", data, where, problems)
     if paid_at is not None:
         paid_at = _json_moment(paid_at, "paid_at", data, where, problems)
+    if abandoned_at is not None:
+        abandoned_at = _json_moment(abandoned_at, "abandoned_at", data, where, problems)
     if Player.key(names[0]) == Player.key(names[1]):
         problems.add(where, "the two players are the same player.")
     game = PlannedGame(where, names, rules, stakes, dealer, [], created_at, finished_at, paid_at)
     game.paid_by = data.get("paid_by") if isinstance(data.get("paid_by"), str) else None
+    game.abandoned_at = abandoned_at
+    if abandoned_at is not None and isinstance(data.get("abandoned_by"), str):
+        game.abandoned_by = data["abandoned_by"]
+    _read_json_deals(game, deals, where, problems)
+    if len(problems.found) > before:
+        return None
+    try:
+        card = game.card
+    except DealAfterEnd as error:
+        problems.add(f"{where}, deal {error.ended_at + 1}", str(error))
+        return None
+    _check_json_outcome(data, game, card, where, problems)
+    return game
+
+
+def _read_json_deals(game: PlannedGame, deals: list[Any], where: str, problems: Problems) -> None:
+    """Each deal's tally, checked, and what else it keeps, into ``game``."""
     for number, deal in enumerate(deals, start=1):
         try:
             tally = validate_tally(deal["out"], deal["scores"], deal["stars"])
@@ -198,15 +224,6 @@ def _json_game(data: Any, where: str, problems: Problems) -> PlannedGame | None:
         game.deal_extras.append(
             _deal_extras(deal, game.created_at, f"{where}, deal {number}", problems)
         )
-    if len(problems.found) > before:
-        return None
-    try:
-        card = game.card
-    except DealAfterEnd as error:
-        problems.add(f"{where}, deal {error.ended_at + 1}", str(error))
-        return None
-    _check_json_outcome(data, game, card, where, problems)
-    return game
 
 
 def _deal_extras(
@@ -249,6 +266,8 @@ def _check_json_outcome(
         problems.add(where, "finished_at doesn't match its deals (finished or not).")
     if game.paid_at is not None and not card.finished:
         problems.add(where, "is paid but not finished.")
+    if game.paid_at is not None and game.abandoned_at is not None:
+        problems.add(where, "is paid but abandoned (a paid game can't be abandoned).")
     expected = {"totals": list(card.totals), "winner": winner, "amount_due": due}
     for key, value in expected.items():
         if key in data and data[key] != value:

@@ -11,6 +11,7 @@ from scorekeeper.errors import NotFound, ServiceError
 from scorekeeper.models import Game, League, Membership, Player, Role, db
 from scorekeeper.names import check_printable, squeeze
 from scorekeeper.records.leagues import slugify
+from scorekeeper.table import closing
 from scorekeeper.table import service as game_service
 from scorekeeper.web.translation import gettext
 
@@ -77,5 +78,5 @@ def mark_games_paid(league_id: int, versions: Mapping[int, int | None]) -> list[
         for game in games:
             if game.league_id != league_id:
                 raise NotFound(gettext("There is no such game in this league."))
-            game_service.record_payment(game)
+            closing.record_payment(game)
     return games

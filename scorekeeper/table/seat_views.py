@@ -32,8 +32,9 @@ from scorekeeper.records.payment_handles import (
 )
 from scorekeeper.table import seats
 from scorekeeper.table import service as game_service
+from scorekeeper.table.change_forms import AgreeForm, GameChangeForm
 from scorekeeper.table.charts import running_totals_chart
-from scorekeeper.table.forms import AgreeForm, GameChangeForm, PaymentHandleForm
+from scorekeeper.table.forms import PaymentHandleForm
 from scorekeeper.web.formatting import long_day, money
 from scorekeeper.web.translation import gettext
 

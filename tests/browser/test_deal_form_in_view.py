@@ -4,7 +4,8 @@ On first load, after every save, with the offline banner and with a message show
 390×844, 360×640 and 320×568: who went out, both scores, every star control and Save are
 on screen, and the centre of each is the control itself (``elementFromPoint``), not the
 Save bar pinned over it. Where an on-screen keyboard shrinks the visual viewport, Save
-follows it.
+follows it. Without JavaScript nothing scrolls the page to the form, so the same holds as
+the page opens, at its top or at #play.
 """
 
 from collections.abc import Iterator
@@ -53,7 +54,7 @@ UNCOVERED = """(element) => {
 
 
 #: Without the script a star count is a field of its own, with no − and + beside it.
-NO_SCRIPT_CONTROLS = {name: selector for name, selector in CONTROLS.items() if "step" not in selector}
+NO_SCRIPT_CONTROLS = {name: found for name, found in CONTROLS.items() if "step" not in found}
 
 
 def problems(screen: Screen, controls: dict[str, str] = CONTROLS) -> dict[str, str]:

@@ -217,6 +217,29 @@ class RulesForm(Form):
         return Stakes(small=small, big=big)
 
     @property
+    def summary(self) -> tuple[Rules, Stakes] | None:
+        """The rules and stakes as the fields hold them, to be shown in a line; None while
+        a field can't be read (its message is shown beside it)."""
+        if any(field.errors for field in self.rule_and_stake_fields()):
+            return None
+        try:
+            return self.rules, self.stakes
+        except (ValueError, TypeError):
+            return None
+
+    def rule_and_stake_fields(self) -> list[Any]:
+        return [
+            self.preset,
+            self.target,
+            self.progressive,
+            self.natural_needed,
+            self.skunk,
+            self.difference,
+            self.small,
+            self.big,
+        ]
+
+    @property
     def defaults(self) -> dict[str, Any]:
         """The rules and stakes as a league keeps them for new games."""
         stakes = self.stakes

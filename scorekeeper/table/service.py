@@ -209,6 +209,12 @@ def locked_game(
     if game is None:
         raise NotFound(gettext("There is no such game."))
     _check_version(game, version)
+    _check_open(game, settled_ok, abandoned_ok)
+    return game
+
+
+def _check_open(game: Game, settled_ok: bool, abandoned_ok: bool) -> None:
+    """Refuse a change to an abandoned or a settled game, unless it is one of those."""
     if game.abandoned and not abandoned_ok:
         raise Conflict(
             gettext("This game was abandoned: it takes no change. A league admin can restore it.")
@@ -220,7 +226,6 @@ def locked_game(
                 "A league admin can unlock it."
             )
         )
-    return game
 
 
 def _check_version(game: Game, version: int | None) -> None:
@@ -326,18 +331,24 @@ def record_deal(
         if game.finished:
             raise Conflict(gettext("The game is over: it takes no more deals."))
         tallies = [*(deal.tally for deal in game.deals), tally]
-        deal = Deal(game_id=game.id, number=len(tallies))
-        deal.tally = tally
-        deal.cards = _kept_cards(tally, cards)
-        audit.record(
-            game,
-            AuditAction.DEAL_RECORDED,
-            {"number": deal.number},
-            after=audit.tally_values(deal.number, tally),
-        )
+        deal = _new_deal(game, len(tallies), tally, cards)
         card, settlement = _refresh(game, tallies)
         game.deals.append(deal)
     return Saved(game, card, settlement)
+
+
+def _new_deal(game: Game, number: int, tally: Tally, cards: CountedCards | None) -> Deal:
+    """Deal ``number`` of ``game``, with its cards if they count to it, and its audit event."""
+    deal = Deal(game_id=game.id, number=number)
+    deal.tally = tally
+    deal.cards = _kept_cards(tally, cards)
+    audit.record(
+        game,
+        AuditAction.DEAL_RECORDED,
+        {"number": number},
+        after=audit.tally_values(number, tally),
+    )
+    return deal
 
 
 def _first_use(token: str, game_id: int) -> bool:

@@ -23,7 +23,7 @@ from scorekeeper.league.transfer import views as transfer_views
 from scorekeeper.models import Role
 from scorekeeper.ops import cli
 from scorekeeper.records.leagues import ensure_default_league
-from scorekeeper.table import count_views, seat_views, submissions
+from scorekeeper.table import count_views, new_game_views, seat_views, submissions
 from scorekeeper.table import views as table_views
 from scorekeeper.table.forms import preset_rules
 from scorekeeper.urls import is_api_request
@@ -163,6 +163,7 @@ def register_extensions(app: Flask) -> None:
 
 def register_blueprints(app: Flask) -> None:
     app.register_blueprint(table_views.bp)
+    app.register_blueprint(new_game_views.bp)
     app.register_blueprint(count_views.bp)
     app.register_blueprint(seat_views.bp)
     app.register_blueprint(api.bp)

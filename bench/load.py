@@ -43,7 +43,7 @@ from sqlalchemy.engine import make_url
 
 from scorekeeper.engine import Tally
 from scorekeeper.models import Deal, League, db
-from scorekeeper.table.forms import confirmation
+from scorekeeper.table.change_forms import confirmation
 from tests.databases import server_database
 
 from . import latency

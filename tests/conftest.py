@@ -30,7 +30,7 @@ from scorekeeper.engine import Seat, Tally
 from scorekeeper.league import service as league_service
 from scorekeeper.models import Role, db
 from scorekeeper.records.leagues import league_by_slug
-from scorekeeper.table.forms import confirmation
+from scorekeeper.table.change_forms import confirmation
 from tests.databases import server_database
 
 IN_CI = os.environ.get("CI") == "true"

@@ -1,4 +1,5 @@
-"""What the API answers: games, deals, settlements, leagues, standings, counts and errors.
+"""What the API answers: games, deals, settlements, histories, agreements, counts and errors
+(a league's answers are :mod:`.league_answers`).
 
 Each answer is declared once here, with how it is made from what the app holds
 (``of``); the OpenAPI description is generated from the same classes. Seats are 0
@@ -18,7 +19,6 @@ from werkzeug.wrappers import Response
 from scorekeeper import engine, models
 from scorekeeper.engine import DifferenceRule, LineKind, Preset, Seat, SkunkRule, format_money
 from scorekeeper.league.queries import PAGE_SIZE
-from scorekeeper.league.standings import Standing as StandingRow
 from scorekeeper.table import audit, seats
 from scorekeeper.table import service as game_service
 from scorekeeper.web.messages import set_description
@@ -257,96 +257,6 @@ class GamePage(Answer):
         int | None,
         Field(ge=1, description="Pass it as page= for the next (older) games; null: no more."),
     ]
-
-
-class LeagueSummary(Answer):
-    slug: str
-    name: str
-    public: bool
-    players: Counted
-    games: Counted
-
-
-class Player(Answer):
-    id: int
-    name: str
-
-    @classmethod
-    def of(cls, player: models.Player) -> "Player":
-        return cls(id=player.id, name=player.name)
-
-
-class League(Answer):
-    slug: str
-    name: str
-    public: bool
-    players: list[Player]
-
-    @classmethod
-    def of(cls, league: models.League, players: list[models.Player]) -> "League":
-        return cls(
-            slug=league.slug,
-            name=league.name,
-            public=league.public,
-            players=[Player.of(player) for player in players],
-        )
-
-
-class Standing(Answer):
-    player: str
-    played: Counted
-    won: Counted
-    lost: Counted
-    net: Annotated[Money, Field(description="Money won minus money lost.")]
-    naturals: Counted
-    chapeaux: Counted
-    skunks_given: Counted
-    skunks_taken: Counted
-    rating: int
-
-    @classmethod
-    def of(cls, standing: StandingRow) -> "Standing":
-        counts = {name: getattr(standing, name) for name in cls.model_fields if name != "player"}
-        return cls(player=standing.name, **counts)
-
-
-InvitedRole = Literal["viewer", "scorekeeper"]
-
-
-class Invitation(Answer):
-    """An open invitation link: single-use, open until it expires (7 days) unless
-    withdrawn. Its token is never shown again: only a SHA-256 of it is kept."""
-
-    id: int
-    role: InvitedRole
-    created_by: Annotated[str | None, Field(description="The admin's username.")]
-    created_at: Time
-    expires_at: Time
-
-    @classmethod
-    def fields_of(cls, invitation: models.Invitation) -> dict[str, Any]:
-        return {
-            "id": invitation.id,
-            "role": invitation.role_enum.name.lower(),
-            "created_by": invitation.created_by.username if invitation.created_by else None,
-            "created_at": invitation.created_at,
-            "expires_at": invitation.expires_at,
-        }
-
-    @classmethod
-    def of(cls, invitation: models.Invitation) -> "Invitation":
-        return cls(**cls.fields_of(invitation))
-
-
-class CreatedInvitation(Invitation):
-    """A new invitation, with its token and link: shown this once, never again."""
-
-    token: Annotated[str, Field(description="256 random bits; shown once, only its hash kept.")]
-    url: Annotated[str, Field(description="The link to send: whoever opens it joins.")]
-
-    @classmethod
-    def made(cls, invitation: models.Invitation, token: str, url: str) -> "CreatedInvitation":
-        return cls(**cls.fields_of(invitation), token=token, url=url)
 
 
 class Event(Answer):

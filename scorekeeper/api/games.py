@@ -20,6 +20,7 @@ from scorekeeper.engine.counted_cards import CountedCards
 from scorekeeper.errors import Conflict, NotFound, ServiceError, StaleVersion
 from scorekeeper.league.queries import MAX_ID
 from scorekeeper.models import Game, League, Role, db
+from scorekeeper.table import audit, closing
 from scorekeeper.table import service as game_service
 from scorekeeper.web.messages import problem_fields
 
@@ -172,7 +173,7 @@ def history(game_id: int) -> Response:
     require_user()
     if role_in(found.league) is None:
         raise ApiError(403, "Only members of the league can read a game's history.")
-    return answers.sent_list([answers.Event.of(event) for event in game_service.history(found.id)])
+    return answers.sent_list([answers.Event.of(event) for event in audit.history(found.id)])
 
 
 def read_deal(body: dict[str, Any]) -> tuple[Tally, DealInput]:
@@ -247,7 +248,7 @@ def mark_paid(game_id: int) -> Response:
     """The loser has paid: the finished game is settled and locked (scorekeepers)."""
     writable_game(game_id)
     version = read(VersionInput, json_body(optional=True)).version
-    return changed(game_id, lambda: game_service.mark_paid(game_id, version=version))
+    return changed(game_id, lambda: closing.mark_paid(game_id, version=version))
 
 
 @bp.post("/games/<id:game_id>/unlock")
@@ -257,7 +258,7 @@ def unlock(game_id: int) -> Response:
     """A league admin unlocks a settled game for corrections; it is unpaid again."""
     writable_game(game_id, Role.ADMIN)
     version = read(VersionInput, json_body(optional=True)).version
-    return changed(game_id, lambda: game_service.unlock(game_id, version=version))
+    return changed(game_id, lambda: closing.unlock(game_id, version=version))
 
 
 @bp.post("/games/<id:game_id>/abandon")
@@ -267,7 +268,7 @@ def abandon(game_id: int) -> Response:
     """A scorekeeper abandons a game: it counts like no game until a league admin restores it."""
     writable_game(game_id)
     version = read(VersionInput, json_body(optional=True)).version
-    return changed(game_id, lambda: game_service.abandon(game_id, version=version))
+    return changed(game_id, lambda: closing.abandon(game_id, version=version))
 
 
 @bp.post("/games/<id:game_id>/restore")
@@ -277,4 +278,4 @@ def restore(game_id: int) -> Response:
     """A league admin restores an abandoned game: it counts again, everywhere."""
     writable_game(game_id, Role.ADMIN)
     version = read(VersionInput, json_body(optional=True)).version
-    return changed(game_id, lambda: game_service.restore(game_id, version=version))
+    return changed(game_id, lambda: closing.restore(game_id, version=version))

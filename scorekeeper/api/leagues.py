@@ -24,7 +24,7 @@ from scorekeeper.names import printable, squeeze
 from scorekeeper.records import players as player_service
 from scorekeeper.records.leagues import MAX_SLUG, league_by_slug
 
-from . import answers
+from . import answers, league_answers
 from .core import (
     ApiError,
     bp,
@@ -67,7 +67,7 @@ def _counts(column: Any, leagues: list[League], *also: Any) -> dict[int, int]:
 
 
 @bp.get("/leagues")
-@declared(200, [answers.LeagueSummary])
+@declared(200, [league_answers.LeagueSummary])
 def leagues() -> Response:
     """The leagues the caller may read, with how many players and games each has."""
     found = queries.readable_leagues(acting_user())
@@ -75,7 +75,7 @@ def leagues() -> Response:
     games = _counts(Game.league_id, found, Game.abandoned_at.is_(None))  # those that count
     return answers.sent_list(
         [
-            answers.LeagueSummary(
+            league_answers.LeagueSummary(
                 slug=league.slug,
                 name=league.name,
                 public=league.public,
@@ -88,7 +88,7 @@ def leagues() -> Response:
 
 
 def _league_answer(league: League, status: int = 200) -> Response:
-    return answers.League.of(league, queries.players_of(league.id)).sent(status)
+    return league_answers.League.of(league, queries.players_of(league.id)).sent(status)
 
 
 def site_admin() -> User:
@@ -113,7 +113,9 @@ def league_for_admin(slug: str) -> League:
 
 
 @bp.post("/leagues")
-@declared(201, answers.League, errors=(400, 403, 409), body=NewLeague, token=True, location=True)
+@declared(
+    201, league_answers.League, errors=(400, 403, 409), body=NewLeague, token=True, location=True
+)
 @idempotent(allowed=site_admin)
 def new_league() -> Response:
     """A site administrator creates a league; its slug is made from its name."""
@@ -130,14 +132,14 @@ def new_league() -> Response:
 
 
 @bp.get("/leagues/<slug>")
-@declared(200, answers.League, errors=(404,))
+@declared(200, league_answers.League, errors=(404,))
 def league(slug: str) -> Response:
     """The league and its players."""
     return _league_answer(readable_league(slug))
 
 
 @bp.post("/leagues/<slug>/players")
-@declared(201, answers.Player, errors=CHANGE, body=NewPlayer, token=True)
+@declared(201, league_answers.Player, errors=CHANGE, body=NewPlayer, token=True)
 @idempotent(allowed=league_for_admin)
 def add_player(slug: str) -> Response:
     """A league admin adds a player; the name must be new in the league, ignoring case."""
@@ -149,16 +151,16 @@ def add_player(slug: str) -> Response:
         raise invalid({"name": [error.message]}) from None
     except IntegrityError:  # the same name, added by another request at the same moment
         raise invalid({"name": [f"{name} is already a player in this league."]}) from None
-    return answers.Player.of(player).sent(201)
+    return league_answers.Player.of(player).sent(201)
 
 
 @bp.get("/leagues/<slug>/standings")
-@declared(200, [answers.Standing], errors=(404,))
+@declared(200, [league_answers.Standing], errors=(404,))
 def standings(slug: str) -> Response:
     """Every player with a finished game, best first: most wins, then best net money."""
     found = readable_league(slug)
     return answers.sent_list(
-        [answers.Standing.of(row) for row in standing_queries.standings(found.id)]
+        [league_answers.Standing.of(row) for row in standing_queries.standings(found.id)]
     )
 
 
@@ -185,17 +187,19 @@ def games(slug: str) -> Response:
 
 
 @bp.get("/leagues/<slug>/invitations")
-@declared(200, [answers.Invitation], errors=(403, 404), token=True)
+@declared(200, [league_answers.Invitation], errors=(403, 404), token=True)
 def invitations(slug: str) -> Response:
     """A league admin lists the league's open invitations, newest first (never a token)."""
     found = league_for_admin(slug)
     return answers.sent_list(
-        [answers.Invitation.of(row) for row in invitation_service.open_invitations(found.id)]
+        [league_answers.Invitation.of(row) for row in invitation_service.open_invitations(found.id)]
     )
 
 
 @bp.post("/leagues/<slug>/invitations")
-@declared(201, answers.CreatedInvitation, errors=(400, 403, 404), body=NewInvitation, token=True)
+@declared(
+    201, league_answers.CreatedInvitation, errors=(400, 403, 404), body=NewInvitation, token=True
+)
 def invite(slug: str) -> Response:
     """A league admin makes an invitation link with a role; its token is in this answer
     only. No ``Idempotency-Key``: a kept answer would keep the token."""
@@ -207,6 +211,6 @@ def invite(slug: str) -> Response:
     except ServiceError as error:
         raise invalid({"role": [error.message]}) from None
     url = url_for("auth.invitation", token=token, _external=True)
-    response = answers.CreatedInvitation.made(invitation, token, url).sent(201)
+    response = league_answers.CreatedInvitation.made(invitation, token, url).sent(201)
     response.headers["Cache-Control"] = "no-store"  # shown once: kept by no cache
     return response

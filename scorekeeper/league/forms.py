@@ -9,6 +9,7 @@ from wtforms import (
     PasswordField,
     RadioField,
     SelectChoice,
+    SelectField,
     StringField,
     SubmitField,
 )
@@ -26,6 +27,7 @@ from scorekeeper.league.seasons import LAST_SEASON_DAY, MAX_SEASON_NAME
 from scorekeeper.models import Role
 from scorekeeper.table.forms import RulesForm
 from scorekeeper.values import EARLIEST_DAY
+from scorekeeper.web.formatting import time_zones
 from scorekeeper.web.forms import Form, name_validators, squeezed, visible
 from scorekeeper.web.messages import ROLE_LABELS
 from scorekeeper.web.translation import gettext
@@ -114,6 +116,16 @@ class LeagueForm(Form):
         filters=[squeezed],
     )
     public = BooleanField(_l("Public: anyone may read its games and standings"))
+    time_zone = SelectField(
+        _l("Time zone of its pages"),
+        choices=lambda: [
+            SelectChoice("", gettext("This server's")),
+            *(SelectChoice(zone, zone) for zone in time_zones()),
+        ],
+        coerce=lambda zone: zone or "",  # a league without one: the server's
+        default="",
+        validate_choice=False,  # checked by league.service.update_league, with its message
+    )
     submit = SubmitField(_l("Save"))
 
 

@@ -11,7 +11,9 @@ from scorekeeper.errors import NotFound, ServiceError
 from scorekeeper.models import Game, League, Membership, Player, Role, db
 from scorekeeper.names import check_printable, squeeze
 from scorekeeper.records.leagues import slugify
+from scorekeeper.table import closing
 from scorekeeper.table import service as game_service
+from scorekeeper.web.formatting import time_zones
 from scorekeeper.web.translation import gettext
 
 
@@ -52,8 +54,19 @@ def create_league(name: str, *, public: bool = True, owner_id: int | None = None
     return league
 
 
-def update_league(league_id: int, *, name: str, public: bool, defaults: dict | None) -> None:  # type: ignore[type-arg]
+def update_league(
+    league_id: int,
+    *,
+    name: str,
+    public: bool,
+    defaults: dict | None,  # type: ignore[type-arg]
+    time_zone: str | None = None,
+) -> None:
+    """Rename a league, open or close it, and set its defaults for new games and the time
+    zone of its pages (None: the server's)."""
     cleaned = squeeze(name)
+    if time_zone is not None and time_zone not in time_zones():
+        raise ServiceError(gettext("Choose a time zone from the list."), field="time_zone")
     if not cleaned or len(cleaned) > 60:
         raise ServiceError(gettext("A league name has 1 to 60 characters."), field="name")
     check_printable(cleaned)
@@ -62,6 +75,7 @@ def update_league(league_id: int, *, name: str, public: bool, defaults: dict | N
         if league is None:
             raise ServiceError(gettext("There is no such league."))
         league.name, league.public, league.defaults = cleaned, public, defaults
+        league.time_zone = time_zone
 
 
 def mark_games_paid(league_id: int, versions: Mapping[int, int | None]) -> list[Game]:
@@ -77,5 +91,5 @@ def mark_games_paid(league_id: int, versions: Mapping[int, int | None]) -> list[
         for game in games:
             if game.league_id != league_id:
                 raise NotFound(gettext("There is no such game in this league."))
-            game_service.record_payment(game)
+            closing.record_payment(game)
     return games

@@ -67,15 +67,21 @@ def settings(slug: str) -> str | Response:
                 name=form.name.data or "",
                 public=form.public.data,
                 defaults=league.defaults,
+                time_zone=form.time_zone.data or None,
             )
         except ServiceError as error:
-            form.name.errors = [error.message]
+            field = form.time_zone if error.field == "time_zone" else form.name
+            field.errors = [error.message]
         else:
             flash(gettext("The league settings are saved."))
             return redirect(url_for(".settings", slug=slug))
     elif defaults.save_defaults.data and defaults.validate_on_submit():
         league_service.update_league(
-            league.id, name=league.name, public=league.public, defaults=defaults.defaults
+            league.id,
+            name=league.name,
+            public=league.public,
+            defaults=defaults.defaults,
+            time_zone=league.time_zone,
         )
         flash(gettext("New games in this league will start from these rules and stakes."))
         return redirect(url_for(".settings", slug=slug))

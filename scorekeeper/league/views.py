@@ -174,31 +174,38 @@ def _ids(values: list[str]) -> list[int]:
     return ids
 
 
+def _start_round(league: League, here: list[Player]) -> Response | tuple[int, str | None]:
+    """Start the round's games, then show them; or why not (a status and the problem)."""
+    form = StartRoundForm()
+    if not form.validate_on_submit():
+        abort(400)
+    try:
+        started = tonight_service.start_round(
+            league, here, form.signature.data or "", form.token.data or ""
+        )
+    except Conflict as error:
+        flash(error.message, "error")
+        return 409, None
+    except ServiceError as error:
+        return 422, error.message
+    if started:
+        flash(ngettext("%(num)s game started.", "%(num)s games started.", started))
+    here_ids = [player.id for player in here]
+    return redirect(url_for(".tonight", slug=league.slug, here=here_ids, _anchor="in-progress"))
+
+
 @bp.route("/leagues/<slug>/tonight", methods=["GET", "POST"])
 def tonight(slug: str) -> str | Response | tuple[str, int]:
     """Tick who is here; the pairings of the next round; one tap starts all its games."""
     league = league_or_404(slug, Role.SCOREKEEPER)
     asked = request.form if request.method == "POST" else request.args
     here = tonight_service.players_here(league.id, _ids(asked.getlist("here")))
-    form = StartRoundForm()
     status, problem = 200, None
     if request.method == "POST":
-        if not form.validate_on_submit():
-            abort(400)
-        try:
-            started = tonight_service.start_round(
-                league, here, form.signature.data or "", form.token.data or ""
-            )
-        except Conflict as error:
-            flash(error.message, "error")
-            status = 409
-        except ServiceError as error:
-            problem, status = error.message, 422
-        else:
-            if started:
-                flash(ngettext("%(num)s game started.", "%(num)s games started.", started))
-            here_ids = [player.id for player in here]
-            return redirect(url_for(".tonight", slug=slug, here=here_ids, _anchor="in-progress"))
+        started = _start_round(league, here)
+        if isinstance(started, Response):
+            return started
+        status, problem = started
     plan = None
     if "pair" in asked or request.method == "POST":
         try:

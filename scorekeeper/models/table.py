@@ -33,6 +33,8 @@ class League(Model):
     public: Mapped[bool] = mapped_column(default=True)
     #: The rules and stakes a new game starts from: {"rules": {...}, "stakes": {...}}.
     defaults: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    #: The IANA time zone its pages show times in ("America/Toronto"); None: the server's.
+    time_zone: Mapped[str | None] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
     players: Mapped[list["Player"]] = relationship(

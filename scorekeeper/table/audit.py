@@ -8,11 +8,14 @@ always answered), ``messages.event_summary`` for a page (in the reader's languag
 """
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any, Final
 
-from sqlalchemy import inspect
+from sqlalchemy import inspect, select
+from sqlalchemy.orm import joinedload
 
 from scorekeeper.accounts.permissions import current_actor
+from scorekeeper.engine import Tally
 from scorekeeper.models import AuditAction, AuditEvent, Game, User, db
 from scorekeeper.web.messages import event_summary
 
@@ -70,3 +73,65 @@ def tally_values(number: int, tally: Any) -> dict[str, Any]:
 def summary(event: AuditEvent) -> str:
     """What the change was, in one English sentence, as the API shows it (the catalog's)."""
     return event_summary(event, english=True)
+
+
+# Reading it back ----------------------------------------------------------------------
+
+
+def history(game_id: int) -> list[AuditEvent]:
+    """A game's changes, newest first."""
+    return list(
+        db.session.scalars(
+            select(AuditEvent)
+            .where(AuditEvent.game_id == game_id)
+            .order_by(AuditEvent.id.desc())
+            .options(joinedload(AuditEvent.user))
+        )
+    )
+
+
+#: The audit actions of which every write to a game leaves exactly one (and moves its
+#: version one on); "game finished" and "in progress again" come along with one of them.
+ONE_PER_WRITE = (
+    AuditAction.DEAL_RECORDED,
+    AuditAction.DEAL_EDITED,
+    AuditAction.DEAL_DELETED,
+    AuditAction.PAYMENT_MARKED,
+    AuditAction.GAME_UNLOCKED,
+    AuditAction.GAME_ABANDONED,
+    AuditAction.GAME_RESTORED,
+)
+
+
+@dataclass(frozen=True)
+class StaleSave:
+    """A deal or a correction refused because the game changed since its page was loaded."""
+
+    #: What changed since that page, oldest first (who did it and when, from the audit trail).
+    changes: list[AuditEvent]
+    #: The deal typed and refused (None for a correction: its page shows it).
+    typed: Tally | None = None
+    #: The deal already on the card with exactly the tally typed, recorded since: a duplicate.
+    duplicate: int | None = None
+
+
+def stale_save(game: Game, version: int | None, tally: Tally | None = None) -> StaleSave:
+    """What changed in ``game`` since the page that showed ``version``, and which deal
+    recorded since then (and still on the card as it was recorded) ``tally`` would repeat."""
+    missed = game.version - version if version is not None else 0
+    changes = list(
+        db.session.scalars(
+            select(AuditEvent)
+            .where(AuditEvent.game_id == game.id, AuditEvent.action.in_(ONE_PER_WRITE))
+            .order_by(AuditEvent.id.desc())
+            .limit(max(missed, 0))
+            .options(joinedload(AuditEvent.user))
+        )
+    )[::-1]
+    duplicate = None
+    for event in changes if tally is not None else []:
+        recorded = event.after if event.action == AuditAction.DEAL_RECORDED else None
+        number = recorded["number"] if recorded else 0
+        if 1 <= number <= len(game.deals) and game.deals[number - 1].tally == tally:
+            duplicate = number
+    return StaleSave(changes, tally, duplicate)

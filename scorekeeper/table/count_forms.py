@@ -25,7 +25,7 @@ from wtforms.widgets import TextInput
 
 from scorekeeper.engine import CardSet, Count, Hand, PlayerCards, Rank, Seat
 from scorekeeper.engine.counted_cards import HAND_CLASSES, MAX_SETS, BadCards, CountedCards
-from scorekeeper.table.forms import GameChangeForm
+from scorekeeper.table.change_forms import GameChangeForm
 from scorekeeper.values import read_whole_number
 from scorekeeper.web.messages import (
     PROBLEMS,

@@ -12,8 +12,8 @@ from scorekeeper.accounts.permissions import require_role
 from scorekeeper.engine import Seat
 from scorekeeper.engine.counted_cards import HAND_CLASSES
 from scorekeeper.models import Game, Role, db
+from scorekeeper.table.change_forms import DealForm
 from scorekeeper.table.count_forms import SHOWN_SET_ROWS, CountForm
-from scorekeeper.table.forms import DealForm
 from scorekeeper.web.translation import gettext
 
 bp = Blueprint("counting", __name__)

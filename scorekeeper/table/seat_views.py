@@ -32,9 +32,10 @@ from scorekeeper.records.payment_handles import (
 )
 from scorekeeper.table import seats
 from scorekeeper.table import service as game_service
+from scorekeeper.table.change_forms import AgreeForm, GameChangeForm
 from scorekeeper.table.charts import running_totals_chart
-from scorekeeper.table.forms import AgreeForm, GameChangeForm, PaymentHandleForm
-from scorekeeper.web.formatting import long_day, money
+from scorekeeper.table.forms import PaymentHandleForm
+from scorekeeper.web.formatting import long_day, money, use_time_zone
 from scorekeeper.web.translation import gettext
 
 bp = Blueprint("seats", __name__)
@@ -135,6 +136,7 @@ def _link_or_404(token: str) -> SeatLink:
     link = seats.open_seat(token)
     if link is None:
         abort(404)
+    use_time_zone(link.game.league.time_zone)
     return link
 
 

@@ -92,7 +92,10 @@ def open_seat(token: str) -> SeatLink | None:
         .where(SeatLink.token_hash == SeatLink.digest(token))
         .options(
             joinedload(SeatLink.game).options(
-                joinedload(Game.player0), joinedload(Game.player1), joinedload(Game.deals)
+                joinedload(Game.league),  # for its time zone
+                joinedload(Game.player0),
+                joinedload(Game.player1),
+                joinedload(Game.deals),
             )
         )
     ).first()

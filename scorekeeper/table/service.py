@@ -8,7 +8,6 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import contains_eager, joinedload
 
-from scorekeeper.accounts.permissions import current_actor
 from scorekeeper.database import insert, writing
 from scorekeeper.engine import (
     DealAfterEnd,
@@ -27,7 +26,6 @@ from scorekeeper.models import (
     FINISHED,
     IN_PROGRESS,
     AuditAction,
-    AuditEvent,
     Deal,
     Game,
     League,
@@ -36,7 +34,7 @@ from scorekeeper.models import (
     db,
     utcnow,
 )
-from scorekeeper.records import results, totals
+from scorekeeper.records import results
 from scorekeeper.records.players import clean_player_name, find_player, new_player
 from scorekeeper.table import audit
 from scorekeeper.web.translation import gettext
@@ -211,6 +209,12 @@ def locked_game(
     if game is None:
         raise NotFound(gettext("There is no such game."))
     _check_version(game, version)
+    _check_open(game, settled_ok, abandoned_ok)
+    return game
+
+
+def _check_open(game: Game, settled_ok: bool, abandoned_ok: bool) -> None:
+    """Refuse a change to an abandoned or a settled game, unless it is one of those."""
     if game.abandoned and not abandoned_ok:
         raise Conflict(
             gettext("This game was abandoned: it takes no change. A league admin can restore it.")
@@ -222,7 +226,6 @@ def locked_game(
                 "A league admin can unlock it."
             )
         )
-    return game
 
 
 def _check_version(game: Game, version: int | None) -> None:
@@ -328,18 +331,24 @@ def record_deal(
         if game.finished:
             raise Conflict(gettext("The game is over: it takes no more deals."))
         tallies = [*(deal.tally for deal in game.deals), tally]
-        deal = Deal(game_id=game.id, number=len(tallies))
-        deal.tally = tally
-        deal.cards = _kept_cards(tally, cards)
-        audit.record(
-            game,
-            AuditAction.DEAL_RECORDED,
-            {"number": deal.number},
-            after=audit.tally_values(deal.number, tally),
-        )
+        deal = _new_deal(game, len(tallies), tally, cards)
         card, settlement = _refresh(game, tallies)
         game.deals.append(deal)
     return Saved(game, card, settlement)
+
+
+def _new_deal(game: Game, number: int, tally: Tally, cards: CountedCards | None) -> Deal:
+    """Deal ``number`` of ``game``, with its cards if they count to it, and its audit event."""
+    deal = Deal(game_id=game.id, number=number)
+    deal.tally = tally
+    deal.cards = _kept_cards(tally, cards)
+    audit.record(
+        game,
+        AuditAction.DEAL_RECORDED,
+        {"number": number},
+        after=audit.tally_values(number, tally),
+    )
+    return deal
 
 
 def _first_use(token: str, game_id: int) -> bool:
@@ -427,146 +436,3 @@ def undo_last_deal(game_id: int, *, version: int | None = None) -> Saved:
     if not game.deal_count:
         raise Conflict(gettext("There is no deal to undo."))
     return delete_deal(game_id, game.deal_count, version=version)
-
-
-#: The audit actions of which every write to a game leaves exactly one (and moves its
-#: version one on); "game finished" and "in progress again" come along with one of them.
-ONE_PER_WRITE = (
-    AuditAction.DEAL_RECORDED,
-    AuditAction.DEAL_EDITED,
-    AuditAction.DEAL_DELETED,
-    AuditAction.PAYMENT_MARKED,
-    AuditAction.GAME_UNLOCKED,
-    AuditAction.GAME_ABANDONED,
-    AuditAction.GAME_RESTORED,
-)
-
-
-@dataclass(frozen=True)
-class StaleSave:
-    """A deal or a correction refused because the game changed since its page was loaded."""
-
-    #: What changed since that page, oldest first (who did it and when, from the audit trail).
-    changes: list[AuditEvent]
-    #: The deal typed and refused (None for a correction: its page shows it).
-    typed: Tally | None = None
-    #: The deal already on the card with exactly the tally typed, recorded since: a duplicate.
-    duplicate: int | None = None
-
-
-def stale_save(game: Game, version: int | None, tally: Tally | None = None) -> StaleSave:
-    """What changed in ``game`` since the page that showed ``version``, and which deal
-    recorded since then (and still on the card as it was recorded) ``tally`` would repeat."""
-    missed = game.version - version if version is not None else 0
-    changes = list(
-        db.session.scalars(
-            select(AuditEvent)
-            .where(AuditEvent.game_id == game.id, AuditEvent.action.in_(ONE_PER_WRITE))
-            .order_by(AuditEvent.id.desc())
-            .limit(max(missed, 0))
-            .options(joinedload(AuditEvent.user))
-        )
-    )[::-1]
-    duplicate = None
-    for event in changes if tally is not None else []:
-        recorded = event.after if event.action == AuditAction.DEAL_RECORDED else None
-        number = recorded["number"] if recorded else 0
-        if 1 <= number <= len(game.deals) and game.deals[number - 1].tally == tally:
-            duplicate = number
-    return StaleSave(changes, tally, duplicate)
-
-
-def mark_paid(game_id: int, *, version: int | None = None) -> Game:
-    """The loser has paid: the game is settled and locked."""
-    with writing():
-        game = locked_game(game_id, version)
-        record_payment(game)
-    return game
-
-
-def record_payment(game: Game) -> None:
-    """Mark ``game`` (locked by :func:`locked_game`) paid by the acting user, in the audit
-    trail and in who owes whom."""
-    if not game.finished:
-        raise Conflict(gettext("Only a finished game can be marked paid."))
-    game.paid_at = utcnow()
-    user = current_actor()
-    game.paid_by_id = user.id if user else None
-    game.version += 1
-    payer = game.player(1 - int(game.winner_seat or 0)).name
-    audit.record(
-        game,
-        AuditAction.PAYMENT_MARKED,
-        {"payer": payer, "amount": game.amount_due or 0},
-        after={"paid_at": game.paid_at.isoformat(), "amount": game.amount_due},
-    )
-    totals.payment_changed(game)  # who owes whom: same transaction
-
-
-def unlock(game_id: int, *, version: int | None = None) -> Game:
-    """A league admin reopens a settled game for corrections; the payment mark is removed."""
-    with writing():
-        game = locked_game(game_id, version, settled_ok=True)
-        if not game.locked:
-            raise Conflict(gettext("This game is not locked."))
-        before = {"paid_at": game.paid_at.isoformat() if game.paid_at else None}
-        game.paid_at = game.paid_by_id = None
-        game.version += 1
-        audit.record(
-            game,
-            AuditAction.GAME_UNLOCKED,
-            before=before,
-            after={"paid_at": None},
-        )
-        totals.payment_changed(game)
-    return game
-
-
-def abandon(game_id: int, *, version: int | None = None) -> Game:
-    """A scorekeeper abandons a game started by mistake (or never to be finished): it then
-    counts like no game — out of the games in progress, the standings, the ratings and who
-    owes whom — but keeps its deals and its history, and a league admin can restore it.
-
-    A settled game (marked paid) is refused: its payment happened.
-    """
-    with writing():
-        game = locked_game(game_id, version)
-        was_finished = game.finished
-        game.abandoned_at = utcnow()
-        user = current_actor()
-        game.abandoned_by_id = user.id if user else None
-        game.version += 1
-        audit.record(
-            game,
-            AuditAction.GAME_ABANDONED,
-            after={"abandoned_at": game.abandoned_at.isoformat()},
-        )
-        # Its results go, and every later result is re-rated: same transaction.
-        results.game_changed(game, was_finished=was_finished)
-    return game
-
-
-def restore(game_id: int, *, version: int | None = None) -> Game:
-    """A league admin restores an abandoned game: it counts again, everywhere."""
-    with writing():
-        game = locked_game(game_id, version, abandoned_ok=True)
-        if not game.abandoned:
-            raise Conflict(gettext("This game is not abandoned."))
-        before = {"abandoned_at": game.abandoned_at.isoformat() if game.abandoned_at else None}
-        game.abandoned_at = game.abandoned_by_id = None
-        game.version += 1
-        audit.record(game, AuditAction.GAME_RESTORED, before=before, after={"abandoned_at": None})
-        results.game_changed(game, was_finished=False)
-    return game
-
-
-def history(game_id: int) -> list[AuditEvent]:
-    """A game's changes, newest first."""
-    return list(
-        db.session.scalars(
-            select(AuditEvent)
-            .where(AuditEvent.game_id == game_id)
-            .order_by(AuditEvent.id.desc())
-            .options(joinedload(AuditEvent.user))
-        )
-    )

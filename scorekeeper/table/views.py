@@ -31,10 +31,11 @@ from scorekeeper.names import squeeze
 from scorekeeper.records import chances
 from scorekeeper.records import players as player_service
 from scorekeeper.records.leagues import ensure_default_league
-from scorekeeper.table import seats
+from scorekeeper.table import audit, closing, seats
 from scorekeeper.table import service as game_service
+from scorekeeper.table.change_forms import DealForm, GameChangeForm, RematchForm
 from scorekeeper.table.charts import running_totals_chart
-from scorekeeper.table.forms import DealForm, GameChangeForm, NewGameForm, RematchForm
+from scorekeeper.table.forms import NewGameForm
 from scorekeeper.web.formatting import number as points
 from scorekeeper.web.translation import gettext
 from scorekeeper.web.translation import lazy_gettext as _l
@@ -142,7 +143,7 @@ def _render_game(
     game: Game,
     form: DealForm | None = None,
     status: int = 200,
-    stale: game_service.StaleSave | None = None,
+    stale: audit.StaleSave | None = None,
     saved: game_service.Saved | None = None,
     ask_paid: tuple[list[str], str] | None = None,
     refusal: str | None = None,
@@ -173,7 +174,7 @@ def _render_game(
         if can_score and card.finished and not game.abandoned
         else None,
         can_admin=may(game.league, Role.ADMIN),
-        history=game_service.history(game.id) if member else None,
+        history=audit.history(game.id) if member else None,
         abandoned_by=_abandoned_by(game),
         agreements=seats.agreements(game),
         shared=seats.shared_seats(game) if can_score and not game.abandoned else None,
@@ -256,7 +257,7 @@ def record_deal(game_id: int) -> tuple[str, int] | Response:
         game = db.get_or_404(Game, game_id)
         # What changed is said, and what was typed stays in the form, to be saved against
         # the card as it is now only by a choice that names it (never as a plain Save).
-        stale = game_service.stale_save(game, form.expected_version, form.tally)
+        stale = audit.stale_save(game, form.expected_version, form.tally)
         return _refused(game, form if game.takes_deals else None, "stale", stale)
     except Conflict as conflict:
         flash(conflict.message, "error")
@@ -287,7 +288,7 @@ REFUSALS = {"invalid": 422, "confirm": 200, "stale": 409, "conflict": 409}
 
 
 def _refused(
-    game: Game, form: DealForm | None, refusal: str, stale: game_service.StaleSave | None = None
+    game: Game, form: DealForm | None, refusal: str, stale: audit.StaleSave | None = None
 ) -> Response:
     """The game page answering a deal it did not save, saying why in a code a script reads
     (static/offline.js), not in the classes of its HTML."""
@@ -334,7 +335,7 @@ def _render_fix(
     number: int,
     form: DealForm | None,
     status: int = 200,
-    stale: game_service.StaleSave | None = None,
+    stale: audit.StaleSave | None = None,
 ) -> tuple[str, int]:
     """The Fix page of deal ``number`` (without a form: the game is locked)."""
     page = render_template("table/edit_deal.html", game=game, number=number, form=form, stale=stale)
@@ -350,7 +351,7 @@ def _refused_fix(game_id: int, number: int, form: DealForm, conflict: Conflict) 
         return _render_game(game, None, 409)
     stale = None
     if isinstance(conflict, StaleVersion):
-        stale = game_service.stale_save(game, form.expected_version)
+        stale = audit.stale_save(game, form.expected_version)
     else:
         flash(conflict.message, "error")
     form.version.data = str(game.version)
@@ -407,7 +408,7 @@ def mark_paid(game_id: int) -> tuple[str, int] | Response:
             return _render_game(game, ask_paid=(names, form.version.data or ""))
     return _change(
         game,
-        lambda version: game_service.mark_paid(game_id, version=version),
+        lambda version: closing.mark_paid(game_id, version=version),
         _l("Marked paid. The game is settled and locked."),
     )
 
@@ -417,7 +418,7 @@ def unlock(game_id: int) -> tuple[str, int] | Response:
     """A league admin unlocks a settled game so it can be corrected."""
     return _change(
         _game_or_404(game_id, Role.ADMIN),
-        lambda version: game_service.unlock(game_id, version=version),
+        lambda version: closing.unlock(game_id, version=version),
         _l("Unlocked. The payment is unpaid again until it is marked once more."),
     )
 
@@ -427,7 +428,7 @@ def abandon(game_id: int) -> tuple[str, int] | Response:
     """A scorekeeper abandons a game (the page asked first): it counts like no game."""
     return _change(
         _game_or_404(game_id, Role.SCOREKEEPER),
-        lambda version: game_service.abandon(game_id, version=version),
+        lambda version: closing.abandon(game_id, version=version),
         _l("Game abandoned. It no longer counts anywhere; a league admin can restore it."),
     )
 
@@ -437,7 +438,7 @@ def restore(game_id: int) -> tuple[str, int] | Response:
     """A league admin restores an abandoned game: it counts again, everywhere."""
     return _change(
         _game_or_404(game_id, Role.ADMIN),
-        lambda version: game_service.restore(game_id, version=version),
+        lambda version: closing.restore(game_id, version=version),
         _l("Game restored. It counts again."),
     )
 

@@ -12,14 +12,16 @@ per page.
 """
 
 from dataclasses import dataclass
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, tzinfo
 from decimal import Decimal
 from functools import cache, lru_cache
 from typing import Final
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from babel import Locale
 from babel.dates import format_date, format_datetime
 from babel.numbers import NumberPattern, parse_pattern
+from flask import g, has_app_context
 
 from scorekeeper.engine.money import cents_to_decimal
 from scorekeeper.web.languages import current_locale, in_english, page_language
@@ -132,7 +134,7 @@ def whole_percent(value: int) -> str:
 def day(value: date | datetime) -> str:
     """A day: ``2025-03-14`` in English (as the score cards write it), ``14 mars 2025``."""
     if isinstance(value, datetime):
-        value = value.date()
+        value = local(value).date()
     if in_english():
         return value.isoformat()
     return format_date(value, "long", locale=current_locale())
@@ -143,8 +145,44 @@ def long_day(value: date | datetime) -> str:
     return format_date(value, "d MMMM y", locale=current_locale())
 
 
+_ZONE: Final = "scorekeeper_time_zone"
+
+
+@cache
+def time_zones() -> tuple[str, ...]:
+    """The IANA time zones a league may choose, by name ("America/Toronto")."""
+    return tuple(
+        sorted(
+            zone
+            for zone in available_timezones()
+            if "/" in zone and not zone.startswith(("Etc/", "SystemV/", "posix/", "right/"))
+        )
+    )
+
+
+def use_time_zone(name: str | None) -> None:
+    """Show this request's times in the zone named (a league's), or the server's (None)."""
+    g.setdefault(_ZONE, _zone(name))
+
+
+@cache
+def _zone(name: str | None) -> tzinfo | None:
+    try:
+        return ZoneInfo(name) if name else None
+    except (ZoneInfoNotFoundError, ValueError):
+        return None
+
+
+def local(value: datetime) -> datetime:
+    """A stored moment (UTC, with or without its zone) in this request's time zone: its
+    league's, else the server's."""
+    aware = value.replace(tzinfo=UTC) if value.tzinfo is None else value
+    return aware.astimezone(g.get(_ZONE) if has_app_context() else None)
+
+
 def clock(value: datetime) -> str:
-    """A time of day (UTC): ``21:14`` / ``21 h 14``."""
+    """A time of day, in the league's time zone: ``21:14`` / ``21 h 14``."""
+    value = local(value)
     if in_english():
         return value.strftime("%H:%M")
     return format_datetime(value, "H 'h' mm", locale=current_locale())
@@ -158,7 +196,9 @@ def machine_time(value: datetime) -> str:
 
 
 def moment(value: datetime) -> str:
-    """A day and time (UTC): ``2025-03-14 21:30`` / ``14 mars 2025, 21 h 30``."""
+    """A day and time, in the league's time zone: ``2025-03-14 21:30`` /
+    ``14 mars 2025, 21 h 30``."""
+    value = local(value)
     if in_english():
         return value.strftime("%Y-%m-%d %H:%M")
     return format_datetime(value, "d MMMM y, H 'h' mm", locale=current_locale())

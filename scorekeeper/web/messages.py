@@ -15,7 +15,16 @@ from typing import Any, Final
 from flask import Flask
 from flask_babel.speaklater import LazyString
 
-from scorekeeper.engine import Preset, Rank, SetCount, TallyProblem
+from scorekeeper.engine import (
+    DifferenceRule,
+    Preset,
+    Rank,
+    Rules,
+    SetCount,
+    SkunkRule,
+    Stakes,
+    TallyProblem,
+)
 from scorekeeper.engine.counted_cards import IMPOSSIBLE_ERROR, SHAPE_ERROR, card_value
 from scorekeeper.engine.counting import Limit, Place
 from scorekeeper.engine.money import format_money
@@ -106,6 +115,31 @@ def preset_label(preset: str | None) -> str:
 
 def rules_label(game: Game) -> str:
     return preset_label(game.preset)
+
+
+def rules_summary(rules: Rules, stakes: Stakes) -> str:
+    """Rules and stakes in one line, what the new-game page shows before its options:
+    "Standard: to 1,200, skunk ×2, ×3 below zero · $1.00–$3.00"."""
+    preset = rules.matching_preset()
+    parts = [gettext("to %(target)s", target=number(rules.target))]
+    if rules.skunk is SkunkRule.MULTIPLY:
+        parts.append(gettext("skunk ×2, ×3 below zero"))
+    else:
+        parts.append(gettext("skunk: one more big stake"))
+    if rules.difference is DifferenceRule.CEIL:
+        parts.append(gettext("every started 100"))
+    if rules.progressive:
+        parts.append(gettext("progressive"))
+    if rules.natural_needed:
+        parts.append(gettext("a natural needed"))
+    label = preset_label(preset.value if preset else None)
+    return gettext(
+        "%(rules)s: %(options)s · %(small)s–%(big)s",
+        rules=label,
+        options=", ".join(parts),
+        small=money(stakes.small),
+        big=money(stakes.big),
+    )
 
 
 def role_label(role: Role) -> str:
@@ -410,6 +444,7 @@ _EVENTS: Final[dict[AuditAction, _Wording]] = {
 def init_app(app: Flask) -> None:
     app.add_template_filter(problem_message, "problem")
     app.add_template_filter(rules_label)
+    app.add_template_global(rules_summary)
     app.add_template_filter(role_label)
     app.add_template_filter(rank_plural)
     app.add_template_filter(hand_label)

@@ -7,7 +7,7 @@ import pytest
 from flask import Blueprint, Flask
 from jsonschema import Draft202012Validator
 
-from scorekeeper.api import answers, openapi
+from scorekeeper.api import league_answers, openapi
 from scorekeeper.api.declared import declared
 from scorekeeper.api.idempotency import idempotent
 from scorekeeper.api.openapi import spec
@@ -62,7 +62,9 @@ def test_a_route_is_described_from_its_declaration_alone():
     extra = Blueprint("api", __name__, url_prefix="/api/v1")
 
     @extra.post("/leagues/<slug>/invitations")
-    @declared(201, answers.Player, errors=(403, 404), body=NewPlayer, token=True, location=True)
+    @declared(
+        201, league_answers.Player, errors=(403, 404), body=NewPlayer, token=True, location=True
+    )
     @idempotent(allowed=lambda slug: None)
     def invite(slug):
         """Invite someone to the league; they answer by mail."""

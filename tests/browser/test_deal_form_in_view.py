@@ -4,7 +4,8 @@ On first load, after every save, with the offline banner and with a message show
 390×844, 360×640 and 320×568: who went out, both scores, every star control and Save are
 on screen, and the centre of each is the control itself (``elementFromPoint``), not the
 Save bar pinned over it. Where an on-screen keyboard shrinks the visual viewport, Save
-follows it.
+follows it. Without JavaScript nothing scrolls the page to the form, so the same holds as
+the page opens, at its top or at #play.
 """
 
 from collections.abc import Iterator
@@ -52,9 +53,13 @@ UNCOVERED = """(element) => {
 }"""
 
 
-def problems(screen: Screen) -> dict[str, str]:
+#: Without the script a star count is a field of its own, with no − and + beside it.
+NO_SCRIPT_CONTROLS = {name: found for name, found in CONTROLS.items() if "step" not in found}
+
+
+def problems(screen: Screen, controls: dict[str, str] = CONTROLS) -> dict[str, str]:
     found = {}
-    for name, selector in CONTROLS.items():
+    for name, selector in controls.items():
         locator = screen.page.locator(selector if ">>" in selector else f"{selector} >> nth=0")
         if locator.count() == 0:
             found[name] = "missing"
@@ -121,6 +126,41 @@ def test_every_control_of_a_deal_is_in_view_and_uncovered(phone):
     expect(phone.page.locator(".offline-said")).to_be_visible()
     assert problems(phone) == {}, "a deal kept offline"
     view_shot(phone, "form-kept-offline")
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_without_a_script_the_page_opens_with_the_whole_form_in_view(browser, live_server, size):
+    """No script scrolls the page: opened at its top, and after each save at #play (where
+    the redirect leads), the form fits between the totals and the bottom of the screen,
+    and the Save bar pinned there covers none of it."""
+    context = browser.new_context(
+        viewport=SIZES[size], is_mobile=True, has_touch=True, java_script_enabled=False
+    )
+    phone = Screen(context.new_page(), live_server, size)
+    phone.sign_in()
+    phone.start_game()
+    url = phone.page.url.removeprefix(phone.base)
+    phone.go(url)  # opened afresh, as from the list of games
+    assert phone.page.evaluate("scrollY") == 0
+    assert phone.page.locator(".stepper button").count() == 0  # no script: plain fields
+    assert problems(phone, NO_SCRIPT_CONTROLS) == {}, "first load"
+    view_shot(phone, "form-no-script-first-load")
+    for number, (out, scores, stars) in enumerate(
+        [(1, (140, 350), (0, 1)), (0, (290, 160), (0, 0)), (0, (220, 80), (2, 0))], start=1
+    ):
+        phone.tap(f"label.choice.big:has(input[value='{out}'])")
+        for seat in (0, 1):
+            phone.type(f"#score{seat}", str(scores[seat]))
+            phone.type(f"#stars{seat}", str(stars[seat]))
+        phone.save()
+        assert phone.page.url == f"{phone.base}{url}#play"
+        assert phone.page.evaluate("scrollY") > 0  # the browser went to #play, past the head
+        assert f"Deal {number} saved." in phone.text(".flashes")  # the message is shown
+        assert problems(phone, NO_SCRIPT_CONTROLS) == {}, f"after deal {number}"
+    assert phone.text(".summary .star-count") == "2 stars ★★"  # the stars typed were kept
+    view_shot(phone, "form-no-script-after-a-save")
+    context.close()
+    assert phone.unexpected_errors() == []
 
 
 def test_save_follows_a_keyboard_that_shrinks_the_visual_viewport(phone):

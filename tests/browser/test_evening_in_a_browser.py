@@ -141,7 +141,7 @@ def test_a_rematch_without_javascript(browser, live_server):
         phone.page.fill("#player0", "Ana")
         phone.page.fill("#player1", "Ben")
         phone.page.check("#first_dealer-2")  # Ben deals first
-        phone.page.click("button[name=submit]:visible")
+        phone.page.click("button[name=submit].primary")
         phone.page.wait_for_url(re.compile(r".*/games/\d+(#play)?$"))
         for out, scores in ((0, (700, 300)), (1, (300, 600))):
             phone.page.check(f"input[name=out][value='{out}']")
@@ -169,7 +169,7 @@ def test_did_you_mean_alice(phone):
     phone.go("/games/new")
     phone.page.fill("#player0", "Alcie")
     phone.page.fill("#player1", "Ben")
-    phone.page.click("button[name=submit]:visible")
+    phone.page.click("button[name=submit].primary")
     phone.page.wait_for_load_state()
     question = phone.page.locator("#player0-question")
     assert question.is_visible()

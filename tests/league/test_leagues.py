@@ -16,6 +16,7 @@ from scorekeeper.league.transfer.save import import_all
 from scorekeeper.models import Game, League, db
 from scorekeeper.records import players as player_service
 from scorekeeper.records.leagues import league_by_slug
+from scorekeeper.table import closing
 from scorekeeper.table import service as game_service
 
 #: Seat 0 wins $3.00 at $1–$3: 1,235 to 1,170 both round to 1,200 (RULES.md §5, example 4).
@@ -415,7 +416,7 @@ def test_settling_up_pays_what_the_page_showed_and_nothing_else(app, auth, wikip
     keeper, url = auth.member("scorekeeper"), f"/leagues/our-table/owes/{ben}/{ana}"
     form = settle_form(keeper, url)
     with app.app_context():
-        game_service.mark_paid(first)  # someone else marked it paid first
+        closing.mark_paid(first)  # someone else marked it paid first
     assert keeper.post(url, data=form).status_code == 409
 
     second = play(app, ("Ana", "Ben"), wikipedia_card)
@@ -594,7 +595,7 @@ def league_of(app, games: int, start: int = 0) -> None:
         game_id = play(app, pairs[n % len(pairs)], deals)
         if n % 4 == 0:
             with app.app_context():
-                game_service.mark_paid(game_id)
+                closing.mark_paid(game_id)
     play(app, ("Ana", "Ben"), [(0, (300, 200), (0, 0))])
 
 

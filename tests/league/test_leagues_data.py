@@ -36,6 +36,7 @@ from scorekeeper.models import (
 from scorekeeper.records import results, skill
 from scorekeeper.records.leagues import league_by_slug
 from scorekeeper.records.totals import season_range
+from scorekeeper.table import closing
 from scorekeeper.table import service as game_service
 
 PLAYERS = ["Ana", "Ben", "Cleo", "Dan"]
@@ -88,7 +89,7 @@ def history(app):
                 play(league, (a, b), random_deals(rng, rules), rules, small=25 * (n % 3 + 1))
             )
             if n % 5 == 0:
-                game_service.mark_paid(ids[-1])
+                closing.mark_paid(ids[-1])
         play(league, ("Cleo", "Dan"), [(0, (300, 200), (0, 0))])  # in progress
         db.session.remove()
     return {"league": league, "ids": ids, "middle": ids[18]}
@@ -446,7 +447,7 @@ def test_paying_and_unlocking_change_balances_but_not_standings(app, history):
         after = assert_no_drift(league)
         assert after["records"] == before["records"]
         assert after["owed"] != before["owed"]
-        game_service.unlock(unpaid[0])
+        closing.unlock(unpaid[0])
         assert_no_drift(league)
 
 

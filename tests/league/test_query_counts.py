@@ -18,6 +18,7 @@ from scorekeeper.league import seasons
 from scorekeeper.models import Game, db
 from scorekeeper.records import players as player_service
 from scorekeeper.records.leagues import league_by_slug
+from scorekeeper.table import closing
 from scorekeeper.table import service as game_service
 from tests.conftest import make_token
 
@@ -157,7 +158,7 @@ def play(app, games, start=0):
             for out, scores, stars in GAME:
                 game_service.record_deal(game.id, Tally(Seat(out), scores, stars))
             if n % 3:
-                game_service.mark_paid(game.id)
+                closing.mark_paid(game.id)
         db.session.remove()
 
 
@@ -197,7 +198,7 @@ def counts(app, viewer, admin, scorekeeper):
     values = ids(app) | {"open": fresh_game(app, [(0, (300, 200))])}
     values["abandoned"] = fresh_game(app, [(0, (300, 200))])
     with app.app_context():
-        game_service.abandon(values["abandoned"])
+        closing.abandon(values["abandoned"])
         db.session.remove()
     found = {}
     for pages, client in (

@@ -14,6 +14,7 @@ from scorekeeper.league import service as league_service
 from scorekeeper.league import tonight
 from scorekeeper.models import IN_PROGRESS, AuditAction, AuditEvent, Game, League, db, utcnow
 from scorekeeper.records import results
+from scorekeeper.table import closing
 from scorekeeper.table import service as game_service
 from tests.conftest import Api, Table, text_of
 from tests.league.test_leagues_data import (  # noqa: F401 (history: a fixture)
@@ -68,7 +69,7 @@ def test_an_abandoned_game_counts_like_a_game_never_played(app, history):  # noq
         league, middle = history["league"], history["middle"]
         before = counted(league)
         assert any(game_id == middle for game_id, _ in before["results"])
-        game_service.abandon(middle)
+        closing.abandon(middle)
         abandoned = assert_no_drift(league)
         assert not any(game_id == middle for game_id, _ in abandoned["results"])
         assert abandoned["records"] != before["records"]
@@ -76,12 +77,12 @@ def test_an_abandoned_game_counts_like_a_game_never_played(app, history):  # noq
         abandoned = counted(league)
         assert middle not in abandoned["newest"]
 
-        game_service.restore(middle)
+        closing.restore(middle)
         assert counted(league) == before
 
         # A league where the game was never played: the same league with the game deleted
         # and everything derived rebuilt from nothing.
-        game_service.abandon(middle)
+        closing.abandon(middle)
         assert counted(league) == abandoned
         db.session.delete(db.session.get(Game, middle))
         results.rebuild_league(league)
@@ -94,7 +95,7 @@ def test_an_abandoned_game_in_progress_leaves_the_lists_and_tonights_meetings(ap
         league = history["league"]
         before = counted(league)
         (open_game,) = before["in progress"]
-        game_service.abandon(open_game)
+        closing.abandon(open_game)
         now = counted(league)
         assert now["in progress"] == []
         assert open_game not in now["newest"]
@@ -102,7 +103,7 @@ def test_an_abandoned_game_in_progress_leaves_the_lists_and_tonights_meetings(ap
         assert {k: now[k] for k in ("results", "records", "owed")} == {
             k: before[k] for k in ("results", "records", "owed")
         }
-        game_service.restore(open_game)
+        closing.restore(open_game)
         assert counted(league) == before
 
 
@@ -267,8 +268,8 @@ def test_a_json_export_keeps_the_mark_and_an_import_brings_it_back(app, table, p
 def test_an_abandoned_game_takes_no_deal_from_the_service(app, table):
     game_id = table.start_game()
     with app.app_context():
-        game_service.abandon(game_id)
+        closing.abandon(game_id)
         with pytest.raises(Conflict, match="abandoned"):
             game_service.record_deal(game_id, Tally(Seat.FIRST, (100, 50)))
         with pytest.raises(Conflict, match="abandoned"):
-            game_service.abandon(game_id)
+            closing.abandon(game_id)

@@ -25,8 +25,9 @@ function presetFiller() {
 }
 
 // Star steppers: − and + buttons around each star count.
-function starSteppers() {
-  document.querySelectorAll("input.star-input").forEach((input) => {
+function starSteppers(root = document) {
+  root.querySelectorAll("input.star-input:not([data-stepped])").forEach((input) => {
+    input.dataset.stepped = "1"; // once, however often its part of the page is enhanced
     const make = (label, text, delta) => {
       const button = document.createElement("button");
       button.type = "button";
@@ -47,8 +48,9 @@ function starSteppers() {
 }
 
 // Score inputs: a ± button, since phone number pads often lack a minus key.
-function minusToggles() {
-  document.querySelectorAll("input.score-input").forEach((input) => {
+function minusToggles(root = document) {
+  root.querySelectorAll("input.score-input:not([data-signed])").forEach((input) => {
+    input.dataset.signed = "1";
     const button = document.createElement("button");
     button.type = "button";
     button.className = "sign";
@@ -61,112 +63,6 @@ function minusToggles() {
     });
     input.after(button);
   });
-}
-
-// A second tap while a save is on its way does nothing (the server would
-// recognise the repeat anyway, through the form's one-time token).
-function oneSubmitAtATime(root = document) {
-  root.querySelectorAll("form:not(.deal-form)").forEach((form) => {
-    form.addEventListener("submit", (event) => {
-      if (form.dataset.sending === "1") {
-        event.preventDefault();
-        return;
-      }
-      form.dataset.sending = "1";
-      setTimeout(() => { form.dataset.sending = ""; }, 8000);
-    });
-  });
-}
-
-// Saving a deal on flaky Wi-Fi: the form is sent in the background first. If
-// the network fails, the page stays as it is and says so, and the same tap
-// retries; the form's one-time token makes sure a deal that did reach the
-// server is not recorded twice. Any answer from the server is handled as
-// without this script (the form is sent again the ordinary way, which the
-// token makes harmless).
-function saveThroughBadConnections() {
-  document.querySelectorAll("form.deal-form").forEach((form) => {
-    const status = document.createElement("p");
-    status.className = "connection-status";
-    status.setAttribute("role", "alert");
-    status.hidden = true;
-    form.querySelector(".actions").after(status);
-    let sending = false;
-    form.addEventListener("submit", async (event) => {
-      if (form.dataset.plain === "1") return; // the ordinary submission below
-      event.preventDefault();
-      if (sending) return;
-      sending = true;
-      const button = event.submitter;
-      const data = new FormData(form);
-      if (button && button.name) data.set(button.name, button.value);
-      status.hidden = true;
-      try {
-        // Not following the redirect leaves the "Deal saved" message for the next page.
-        const response = await fetch(form.action, {
-          method: "POST", body: data, credentials: "same-origin", redirect: "manual",
-          headers: { "X-Requested-With": "fetch" },
-        });
-        if (response.type === "opaqueredirect") {
-          openAfresh(form.dataset.next);
-          return;
-        }
-        if ((response.headers.get("Content-Type") || "").startsWith("text/html")) {
-          // Only a saved deal moves the address on; a question or a refusal stays where
-          // it was asked (the Fix page keeps its own address, and what was typed).
-          const saved = response.headers.get("X-Deal-Saved") === "1";
-          showAnswer(await response.text(), saved ? form.dataset.next : null);
-          return;
-        }
-        form.dataset.plain = "1";
-        if (button && button.name) {
-          const carry = document.createElement("input");
-          carry.type = "hidden";
-          carry.name = button.name;
-          carry.value = button.value;
-          form.append(carry);
-        }
-        form.submit();
-      } catch (error) {
-        status.textContent = form.dataset.offline;
-        status.hidden = false;
-        sending = false;
-      }
-    });
-  });
-}
-
-// The answer to a save is the game page itself (saved, or refused with the reason): its
-// main part replaces this page's, in one request, and the helpers start on the new part.
-function showAnswer(html, address) {
-  const page = new DOMParser().parseFromString(html, "text/html");
-  const main = page.querySelector("main");
-  if (!main) return;
-  document.querySelector("main").replaceWith(main);
-  document.title = page.title;
-  // Where a page loaded from the answer would open: at its anchor (#play), else at the top.
-  window.scrollTo(0, 0);
-  if (address) {
-    window.history.replaceState(null, "", address);
-    const anchor = document.getElementById(new URL(address, window.location.href).hash.slice(1));
-    if (anchor) anchor.scrollIntoView({ block: "start" });
-  }
-  enhance(main);
-  // live.js and offline.js take the new card (its version, its deals) from here on.
-  document.dispatchEvent(new CustomEvent("page:answered", { detail: { html, saved: Boolean(address) } }));
-}
-
-// The game page after a save is the same address with #play: going there from the game
-// page itself would only scroll, so the page is loaded again, opening at its anchor.
-function openAfresh(address) {
-  const next = new URL(address, window.location.href);
-  if (next.pathname + next.search !== window.location.pathname + window.location.search) {
-    window.location.assign(next.href);
-    return;
-  }
-  window.history.scrollRestoration = "manual";
-  window.history.replaceState(null, "", next.href);
-  window.location.reload();
 }
 
 // The next tap: a page opened at an #anchor ignores autofocus, so it is given here, and the
@@ -194,7 +90,7 @@ function focusTheNextTap() {
 // message or the offline banner is put above the form, the page scrolls just enough for
 // Save's own place in the form (not its pinned one) to be on screen, never so far that who
 // went out leaves the top. A refused save is left where its problem is shown.
-function fitTheDealForm(event) {
+function fitTheDealForm(change) {
   const form = document.querySelector("main form.deal-form");
   const bar = form && form.querySelector(".actions");
   const first = form && form.querySelector("fieldset.went-out");
@@ -208,7 +104,7 @@ function fitTheDealForm(event) {
   const top = first.getBoundingClientRect().top;
   // A change while the scorekeeper reads elsewhere on the page (the card, the history)
   // doesn't pull the page back to the form.
-  if (event && event.type === "play:changed" && (top > view || bottom < 0)) return;
+  if (change && (top > view || bottom < 0)) return;
   const needed = Math.min(bottom - view, top);
   if (needed > 0) window.scrollBy(0, Math.ceil(needed) + 1);
 }
@@ -386,22 +282,34 @@ function signOutAsksFirst() {
   }, true);
 }
 
-// Everything the script adds to a page: on load, and to a main part put in from an answer.
+// Everything the script adds to a part of a page: the page as it loads, the main part put
+// in from a save's answer (static/save.js), and the card another phone's change put in
+// (static/live.js), each the same way. Each helper adds itself once to what it finds.
 function enhance(root = document) {
-  showFirstProblem();
-  focusTheNextTap();
   handOfWhoWentOut();
   presetFiller();
   newGameChances();
-  starSteppers();
-  minusToggles();
-  oneSubmitAtATime(root);
-  saveThroughBadConnections();
+  starSteppers(root);
+  minusToggles(root);
   signOutAsksFirst();
-  fitTheDealForm(); // once the buttons above are in place: they make the form taller
   saveBarFollowsTheKeyboard();
 }
 
-document.addEventListener("DOMContentLoaded", () => enhance());
-// offline.js put its banner, or live.js a new card, above the form: keep the form in view.
-document.addEventListener("play:changed", fitTheDealForm);
+// A page opened (loaded, or answered after a save): the focus and the view go where the next
+// tap is. Not for a card changed from another phone: what is being typed keeps its place.
+function arrive() {
+  showFirstProblem();
+  focusTheNextTap();
+  fitTheDealForm(); // once the buttons are in place: they make the form taller
+}
+
+document.addEventListener("DOMContentLoaded", () => {
+  enhance();
+  arrive();
+});
+if (window.Mille) {
+  window.Mille.on("answered", (answer) => { enhance(answer.root); arrive(); });
+  window.Mille.on("swapped", (swap) => enhance(swap.root));
+  // offline.js put its banner, or live.js a new card, above the form: keep the form in view.
+  window.Mille.on("changed", fitTheDealForm);
+}

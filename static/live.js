@@ -13,7 +13,7 @@
 
 (function () {
   let live = document.getElementById("live");
-  if (!live || !window.fetch || !window.DOMParser) return;
+  if (!live || !window.fetch || !window.DOMParser || !window.Mille) return;
   const PERIOD = 2000;
   const versionUrl = live.dataset.versionUrl;
   const pageUrl = live.dataset.pageUrl;
@@ -104,7 +104,8 @@
       form.querySelectorAll(".live-notice").forEach((note) => note.remove());
       freshForm.replaceWith(form);
     }
-    // Moved, not copied: the kept form keeps what was typed and app.js's buttons.
+    // Moved, not copied: the kept form keeps what was typed and app.js's buttons (a form
+    // new to this page gets them when the swap is told below).
     main.replaceChildren(...Array.from(freshMain.childNodes));
     if (focused && document.body.contains(focused) && focused !== document.activeElement) {
       focused.focus({ preventScroll: true });
@@ -114,7 +115,8 @@
     if (top !== null && moved !== null) window.scrollBy(0, moved - top);
     version = freshLive.dataset.etag || freshLive.dataset.version;
     say(live.dataset.changed);
-    document.dispatchEvent(new Event("live:swapped")); // offline.js shows its kept deals again
+    // Enhanced as a loaded page is (app.js); offline.js shows its kept deals on it again.
+    window.Mille.tell("swapped", { root: main });
     return true;
   }
 
@@ -165,14 +167,14 @@
     else { check(); start(); }
   });
   // A form sent from this page leads to the next page (and its messages): stop asking.
-  // (If the sending fails, app.js keeps the page, and asking starts again a little later.)
-  document.addEventListener("submit", () => {
+  // (If the sending fails, save.js keeps the page, and asking starts again a little later.)
+  window.Mille.on("sending", () => {
     leaving = true;
     window.setTimeout(() => { leaving = false; }, 10000);
-  }, true);
-  // A save answered with the game page (app.js): its card is this phone's own doing, the
+  });
+  // A save answered with the game page (save.js): its card is this phone's own doing, the
   // version to ask about from now on, and the page stays, so asking goes on at once.
-  document.addEventListener("page:answered", () => {
+  window.Mille.on("answered", () => {
     const fresh = document.getElementById("live");
     if (fresh) {
       live = fresh;

@@ -17,7 +17,7 @@
 
 (function () {
   const box = document.getElementById("offline");
-  if (!box || !window.localStorage || !window.fetch) return;
+  if (!box || !window.localStorage || !window.fetch || !window.Mille) return;
   const text = box.dataset;
   const gameId = text.game;
   const STORE = `mille-unsaved-${gameId}`;
@@ -93,7 +93,7 @@
     else main.prepend(note);
     // A page kept from an earlier visit: its messages ("Deal 3 saved.") are old news.
     main.querySelectorAll(".flashes").forEach((old) => { old.hidden = true; });
-    if (added) document.dispatchEvent(new Event("play:changed")); // app.js keeps the form in view
+    if (added) window.Mille.tell("changed"); // app.js keeps the form in view
   }
 
   // Each element showing the game's state keeps the server's own content while it shows
@@ -340,16 +340,17 @@
     note.textContent = words;
   }
 
-  // The server's answer to one deal: saved (a redirect), or refused with its reason.
-  function reasonIn(html) {
-    const page = new DOMParser().parseFromString(html, "text/html");
+  // The server's reason for not saving, in its own words: what its page marks data-reason
+  // (on a game page, beside its X-Refusal code; on an error page, its heading and sentence).
+  function reasonIn(page, separator = " ") {
     const parts = [];
-    page.querySelectorAll("main .stale, main .flash-error, main .confirm, main .error, main .refusal").forEach((found) => {
+    page.querySelectorAll("main [data-reason]").forEach((found) => {
       const words = found.textContent.replace(/\s+/g, " ").trim();
       if (words && !parts.some((part) => part.includes(words))) parts.push(words);
     });
-    return parts.join(" ") || text.refusedTitle;
+    return parts.join(separator);
   }
+  function parsed(html) { return new DOMParser().parseFromString(html, "text/html"); }
 
   // The session ended (or the server refuses this page): say so, with the server's reason
   // and a way to sign in again, and stop trying until the page is opened again. The kept
@@ -369,7 +370,7 @@
       else main.prepend(note);
     }
     note.replaceChildren(element("p", "reason", reason));
-    document.dispatchEvent(new Event("play:changed"));
+    window.Mille.tell("changed");
     if (signIn) {
       const link = element("a", "", text.signInAgain);
       link.href = text.signIn;
@@ -379,12 +380,7 @@
   }
 
   // The words of an error page (401, 403, 404): its heading and its sentence.
-  function errorIn(html) {
-    const page = new DOMParser().parseFromString(html, "text/html");
-    const words = [page.querySelector("main h1"), page.querySelector("main .refusal")]
-      .filter(Boolean).map((found) => found.textContent.replace(/\s+/g, " ").trim());
-    return words.join(": ");
-  }
+  function errorIn(html) { return reasonIn(parsed(html), ": "); }
 
   async function send() {
     if (sending || stopped) return;
@@ -421,23 +417,32 @@
         stop(text.sessionEnded, true);
         return;
       }
-      for (const deal of load()) {
-        if (deal.reason || deal.owner !== owner) continue; // someone else's: only by a choice
+      const post = (deal, confirm) => {
         const data = new FormData();
         data.set("csrf_token", csrf ? csrf.value : "");
         data.set("token", deal.token);
         data.set("version", String(deal.again ? current + saved : deal.version));
         data.set("out", deal.out);
         for (const name of ["score0", "score1", "stars0", "stars1"]) data.set(name, String(deal[name]));
-        if (deal.again) {
-          data.set("confirm", [deal.out, deal.score0, deal.score1, deal.stars0, deal.stars1].join(" "));
+        if (confirm) data.set("confirm", confirm);
+        return fetch(text.post, { method: "POST", body: data, credentials: "same-origin", redirect: "manual" });
+      };
+      for (const deal of load()) {
+        if (deal.reason || deal.owner !== owner) continue; // someone else's: only by a choice
+        let response = await post(deal, "");
+        let answer = response.type === "opaqueredirect" ? null : parsed(await response.text());
+        if (deal.again && answer && response.headers.get("X-Refusal") === "confirm") {
+          // Sent again by a choice against the card as it is now: that choice answers the
+          // server's question, with the confirmation its answer gives for these numbers.
+          const confirm = answer.querySelector('main form [name="confirm"]');
+          if (confirm && confirm.value) {
+            response = await post(deal, confirm.value);
+            answer = response.type === "opaqueredirect" ? null : parsed(await response.text());
+          }
         }
-        const response = await fetch(text.post, {
-          method: "POST", body: data, credentials: "same-origin", redirect: "manual",
-        });
         if (response.status === 401) {
           // Ended between the page and the save: the deal stays kept, to send once signed in.
-          stop(errorIn(await response.text()) || text.sessionEnded, true);
+          stop(reasonIn(answer, ": ") || text.sessionEnded, true);
           break;
         }
         const list = load();
@@ -446,8 +451,9 @@
           if (index >= 0) list.splice(index, 1); // saved (or found already saved): the server's now
           saved += 1;
         } else if (index >= 0) {
-          const html = await response.text();
-          list[index].reason = response.status === 403 ? errorIn(html) || reasonIn(html) : reasonIn(html);
+          // Refused: a game page says why with its X-Refusal code, an error page (403) by
+          // its status; both in the words they mark as the reason.
+          list[index].reason = reasonIn(answer, response.headers.get("X-Refusal") ? " " : ": ") || text.refusedTitle;
           list[index].again = false;
           refused = deal.token;
         }
@@ -472,15 +478,9 @@
     else render();
   }
 
-  // Offline, a deal form's Save keeps the deal here; the other changes need the network.
-  document.addEventListener("submit", (event) => {
-    const form = event.target;
-    if (!offline || form.matches("form.sign-out")) return; // app.js asks about the kept deals
-    event.preventDefault();
-    event.stopImmediatePropagation();
-    if (form.matches("form.deal-form") && /\/deals$/.test(new URL(form.action).pathname)) keep(form);
-    else warn();
-  }, true);
+  // This is the queue of save.js, which owns the submit: offline, a deal form's Save keeps
+  // the deal here; the other changes need the network, and the banner says so.
+  window.Mille.queue({ offline: () => offline, keep, refuse: warn });
   document.addEventListener("click", (event) => {
     const link = event.target.closest && event.target.closest("main .row-actions a, main .count-link a");
     if (link && offline) {
@@ -504,13 +504,12 @@
   window.addEventListener("offline", wentOffline);
   window.addEventListener("online", cameBack);
   // live.js swapped a new card in: show the kept deals on it again.
-  document.addEventListener("live:swapped", () => { banner(); render(); });
-  // A deal saved from this page (app.js put the answer in place): the kept deals go on the
+  window.Mille.on("swapped", () => { banner(); render(); });
+  // A deal saved from this page (save.js put the answer in place): the kept deals go on the
   // new card, and the worker keeps this newest card, which the page asked for with no GET.
-  document.addEventListener("page:answered", (event) => {
+  window.Mille.on("answered", (answer) => {
     banner();
     render();
-    const answer = event.detail || {};
     if (answer.saved && answer.html && "serviceWorker" in navigator && navigator.serviceWorker.controller) {
       navigator.serviceWorker.controller.postMessage({ page: text.page, html: answer.html });
     }

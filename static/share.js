@@ -70,5 +70,5 @@
   }
 
   enhance();
-  document.addEventListener("live:swapped", enhance); // the card was put in afresh
+  if (window.Mille) window.Mille.on("swapped", enhance); // the card was put in afresh (live.js)
 })();

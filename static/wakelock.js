@@ -60,8 +60,10 @@
   }
 
   document.addEventListener("visibilitychange", sync);
-  document.addEventListener("live:swapped", update); // the game may have ended elsewhere
-  document.addEventListener("page:answered", update); // ... or by this phone's own save
+  if (window.Mille) {
+    window.Mille.on("swapped", update); // the game may have ended elsewhere (live.js)
+    window.Mille.on("answered", update); // ... or by this phone's own save (save.js)
+  }
   window.addEventListener("pageshow", update);
   update();
 })();

@@ -70,11 +70,12 @@ def _render_game(
     stale: audit.StaleSave | None = None,
     saved: game_service.Saved | None = None,
     ask_paid: tuple[list[str], str] | None = None,
+    refusal: str | None = None,
 ) -> tuple[str, int]:
     """The game page; its score card and settlement from ``saved`` (the replay of the change
     just made) when given, else replayed from the deals. ``ask_paid``: Mark paid was tapped
     while these players had not agreed with the card; the page asks first (with the version
-    the tap was made on)."""
+    the tap was made on). ``refusal``: the code of why the deal sent was not saved."""
     card = saved.card if saved else game_service.scorecard(game)
     settlement = saved.settlement if saved else game_service.settlement_of(card, game.stakes)
     can_score = may(game.league, Role.SCOREKEEPER)
@@ -102,6 +103,7 @@ def _render_game(
         agreements=seats.agreements(game),
         shared=seats.shared_seats(game) if can_score and not game.abandoned else None,
         ask_paid=ask_paid,
+        refusal=refusal,
         etag=seats.etag(game.version, game.agreement_count),
     )
     return page, status
@@ -162,7 +164,7 @@ def record_deal(game_id: int) -> tuple[str, int] | Response:
         if "discard" in request.form:  # the answer to a deal refused as out of date
             flash(gettext("Your deal was not recorded."))
             return redirect(_play(game_id))
-        return _render_game(game, form, 200 if form.warnings else 422)
+        return _refused(game, form, "confirm" if form.warnings else "invalid")
     assert form.tally is not None
     try:
         saved = game_service.record_deal(
@@ -180,11 +182,11 @@ def record_deal(game_id: int) -> tuple[str, int] | Response:
         # What changed is said, and what was typed stays in the form, to be saved against
         # the card as it is now only by a choice that names it (never as a plain Save).
         stale = audit.stale_save(game, form.expected_version, form.tally)
-        return _render_game(game, form if game.takes_deals else None, 409, stale)
+        return _refused(game, form if game.takes_deals else None, "stale", stale)
     except Conflict as conflict:
         flash(conflict.message, "error")
         game = db.get_or_404(Game, game_id)
-        return _render_game(game, form if game.takes_deals else None, 409)
+        return _refused(game, form if game.takes_deals else None, "conflict")
     if saved.recorded:
         flash(gettext("Deal %(number)s saved.", number=saved.game.deal_count))
         if form.cards_dropped:
@@ -201,6 +203,23 @@ def record_deal(game_id: int) -> tuple[str, int] | Response:
         answer.headers["X-Deal-Saved"] = "1"
         return answer
     return redirect(_play(game_id))
+
+
+#: Why a deal was not saved, as the game page answering it says to a script (its
+#: ``X-Refusal`` header and ``data-refusal``): the words are the page's own, marked
+#: ``data-reason``; the status stays what it was.
+REFUSALS = {"invalid": 422, "confirm": 200, "stale": 409, "conflict": 409}
+
+
+def _refused(
+    game: Game, form: DealForm | None, refusal: str, stale: audit.StaleSave | None = None
+) -> Response:
+    """The game page answering a deal it did not save, saying why in a code a script reads
+    (static/offline.js), not in the classes of its HTML."""
+    page, _status = _render_game(game, form, REFUSALS[refusal], stale, refusal=refusal)
+    answer = make_response(page, REFUSALS[refusal])
+    answer.headers["X-Refusal"] = refusal
+    return answer
 
 
 @bp.route("/games/<int:game_id>/deals/<int:number>", methods=["GET", "POST"])

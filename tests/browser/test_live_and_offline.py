@@ -251,3 +251,42 @@ def test_a_kept_deal_sent_again_and_again_is_recorded_once(phones):
         expect(phone.page.locator("tr.unsaved-row")).to_have_count(0)
         assert phone.page.evaluate("localStorage.length") == 0
     assert _deals(phone) == ["1 290 160"]
+
+
+def test_a_deal_form_that_arrives_through_the_live_swap_works_like_a_loaded_one(phones):
+    """Issue 22: B's card has no deal form (the game ended); A takes the last deal back, and
+    the form arrives on B through the live swap. It is enhanced as a loaded one is: one pair
+    of star steppers and one ± per score, and a double tap on Save sends one request."""
+    from playwright.sync_api import expect
+
+    a, b, url = _game_on_two_phones(phones)
+    a.record(0, (1300, 0), (1, 0))
+    if a.page.locator(".confirm").count():  # a big deal is asked about first
+        a.save(".confirm button")
+    expect(b.page.locator(".settlement")).to_be_visible(timeout=LIVE)
+    expect(b.page.locator("#deal-form")).to_have_count(0)
+    a.page.locator("details.undo-end summary").click()
+    with a.page.expect_navigation():
+        a.page.locator("form.undo button").click()
+    form = b.page.locator("#deal-form")
+    expect(form).to_be_visible(timeout=LIVE)  # swapped in, not loaded
+    expect(b.page.locator("#live-status")).to_contain_text("updated from another phone")
+    assert b.page.evaluate("performance.getEntriesByType('navigation').length") == 1
+    expect(form.locator("button.step")).to_have_count(4)  # − and + for each star count
+    expect(form.locator("button.sign")).to_have_count(2)  # ± for each score
+    posts: list[str] = []
+    b.page.on("request", lambda r: posts.append(r.url) if r.method == "POST" else None)
+    b.tap("label.choice.big:has(input[value='1'])")
+    b.type("#score0", "140")
+    b.type("#score1", "350")
+    for _ in range(3):
+        b.tap("#stars1 + button.step")
+    b.tap(".stepper:has(#stars1) button.step >> nth=0")  # one fewer
+    assert b.page.input_value("#stars1") == "2"
+    b.page.locator("main").evaluate("main => { main.dataset.answered = 'no'; }")
+    form.locator("button.save").dblclick()  # a double tap
+    b.page.wait_for_selector("main:not([data-answered])")
+    expect(b.page.locator("#deal-1")).to_be_visible()
+    expect(b.page.locator("#deal-1")).to_contain_text("350")
+    assert [url.removeprefix(b.base) for url in posts] == [f"{url}/deals"]  # one request
+    b.shot("live-swapped-form")

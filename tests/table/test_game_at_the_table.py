@@ -248,3 +248,32 @@ def test_after_a_fix_the_address_is_the_game_page_s_own(table, app):
     # The Fix page's script is told the same address, and never #play.
     fix_page = table.client.get(f"/games/{game_id}/deals/1").get_data(as_text=True)
     assert f'data-next="/games/{game_id}"' in deal_form(fix_page)
+
+
+def test_a_deal_not_saved_says_why_in_a_code_a_script_reads(table):
+    """Issue 22: the page answering a deal it did not save carries why, as data (the
+    ``X-Refusal`` header and ``data-refusal`` on the play area), and marks its own words of
+    the reason ``data-reason``; offline.js reads those, never the page's classes."""
+    game_id = table.start_game()
+    phone_b = version_on(table.page(game_id))
+    asked = table.record(game_id, 0, (1250, 0))  # a big deal: asked about first
+    assert (asked.status_code, asked.headers["X-Refusal"]) == (200, "confirm")
+    page = asked.get_data(as_text=True)
+    assert 'data-refusal="confirm"' in page
+    assert '<div class="confirm" role="alert" data-reason>' in page
+    invalid = table.record(game_id, 0, (290, 160), score1="x")
+    assert (invalid.status_code, invalid.headers["X-Refusal"]) == (422, "invalid")
+    assert re.search(r'<p class="error" id="score1-error" data-reason>', invalid.get_data(True))
+    table.record(game_id, 1, (140, 350))
+    stale = table.record(game_id, 0, (290, 160), version=phone_b)
+    assert (stale.status_code, stale.headers["X-Refusal"]) == (409, "stale")
+    assert '<section class="stale card" role="alert" data-reason' in stale.get_data(True)
+    # A page that refuses nothing says nothing of it.
+    shown = table.page(game_id)
+    assert "data-refusal" not in shown
+    saved = table.record(game_id, 0, (1250, 0), confirm=True, version=version_on(shown))
+    assert saved.status_code == 302
+    assert "X-Refusal" not in saved.headers
+    over = table.record(game_id, 0, (290, 160))  # the game is over
+    assert (over.status_code, over.headers["X-Refusal"]) == (409, "conflict")
+    assert '<p class="flash flash-error" data-reason>' in over.get_data(True)

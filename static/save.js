@@ -1,0 +1,150 @@
+// The one owner of a form's submit on every page: it sends, queues or refuses a save, and
+// the other scripts subscribe to what it decides (window.Mille.on). Nothing else listens
+// to "submit" (signing out excepted: app.js asks about the deals kept on this phone first).
+//
+// - A second tap while a form is on its way does nothing (the server would recognise the
+//   repeat anyway, through the form's one-time token).
+// - With no network (the offline queue, static/offline.js, says so), a deal is kept by the
+//   queue on this phone; any other change is refused, and the page says why.
+// - A deal form is sent in the background: on flaky Wi-Fi a failed send leaves the page as
+//   it is and says so, and the same tap retries. The answer is the game page itself (saved,
+//   or refused with the reason) and its main part is put in place, in one request. Any other
+//   answer is handled as without this script (the form is sent again the ordinary way,
+//   which the token makes harmless).
+//
+// What it tells its subscribers:
+//   "sending"  {form}          a form leaves this page (live.js stops asking for changes)
+//   "answered" {html, saved}   a deal's answer is in place (app.js enhances it, live.js and
+//                              offline.js take the new card)
+//   "swapped"  {}              live.js put another phone's card in place (app.js enhances
+//                              it, offline.js shows its kept deals on it again)
+//   "changed"  {}              something was put above the deal form (app.js keeps it in view)
+// Without this script every form is sent the ordinary way.
+"use strict";
+
+(function () {
+  const subscribers = {};
+  // The offline queue, once offline.js has said it is there.
+  let queue = null;
+
+  function on(what, callback) {
+    (subscribers[what] = subscribers[what] || []).push(callback);
+  }
+  function tell(what, detail = {}) {
+    for (const callback of subscribers[what] || []) callback(detail);
+  }
+
+  // A deal of the game page, as the offline queue keeps it (not a correction on its Fix page).
+  function isNewDeal(form) {
+    return form.matches("form.deal-form") && /\/deals$/.test(new URL(form.action).pathname);
+  }
+
+  function status(form, words) {
+    let note = form.querySelector(".connection-status");
+    if (!note) {
+      note = document.createElement("p");
+      note.className = "connection-status";
+      note.setAttribute("role", "alert");
+      (form.querySelector(".actions") || form).after(note);
+    }
+    note.hidden = !words;
+    note.textContent = words || "";
+  }
+
+  // The game page after a save is the same address with #play: going there from the game
+  // page itself would only scroll, so the page is loaded again, opening at its anchor.
+  function openAfresh(address) {
+    const next = new URL(address, window.location.href);
+    if (next.pathname + next.search !== window.location.pathname + window.location.search) {
+      window.location.assign(next.href);
+      return;
+    }
+    window.history.scrollRestoration = "manual";
+    window.history.replaceState(null, "", next.href);
+    window.location.reload();
+  }
+
+  // The answer to a save is the game page itself (saved, or refused with the reason): its
+  // main part replaces this page's.
+  function putInPlace(html, address) {
+    const page = new DOMParser().parseFromString(html, "text/html");
+    const main = page.querySelector("main");
+    if (!main) return;
+    document.querySelector("main").replaceWith(main);
+    document.title = page.title;
+    // Where a page loaded from the answer would open: at its anchor (#play), else at the top.
+    window.scrollTo(0, 0);
+    if (address) {
+      window.history.replaceState(null, "", address);
+      const anchor = document.getElementById(new URL(address, window.location.href).hash.slice(1));
+      if (anchor) anchor.scrollIntoView({ block: "start" });
+    }
+    tell("answered", { html, saved: Boolean(address), root: main });
+  }
+
+  async function send(form, submitter) {
+    const data = new FormData(form);
+    if (submitter && submitter.name) data.set(submitter.name, submitter.value);
+    status(form, "");
+    try {
+      // Not following the redirect leaves the "Deal saved" message for the next page.
+      const response = await fetch(form.action, {
+        method: "POST", body: data, credentials: "same-origin", redirect: "manual",
+        headers: { "X-Requested-With": "fetch" },
+      });
+      if (response.type === "opaqueredirect") {
+        openAfresh(form.dataset.next);
+        return;
+      }
+      if ((response.headers.get("Content-Type") || "").startsWith("text/html")) {
+        // Only a saved deal moves the address on; a question or a refusal stays where
+        // it was asked (the Fix page keeps its own address, and what was typed).
+        const saved = response.headers.get("X-Deal-Saved") === "1";
+        putInPlace(await response.text(), saved ? form.dataset.next : null);
+        return;
+      }
+      if (submitter && submitter.name) {
+        const carry = document.createElement("input");
+        carry.type = "hidden";
+        carry.name = submitter.name;
+        carry.value = submitter.value;
+        form.append(carry);
+      }
+      form.submit(); // the ordinary way: no submit event, so not decided here again
+    } catch (error) {
+      status(form, form.dataset.offline);
+      form.dataset.sending = "";
+    }
+  }
+
+  document.addEventListener("submit", (event) => {
+    const form = event.target;
+    if (!(form instanceof HTMLFormElement) || form.matches("form.sign-out")) return;
+    if (queue && queue.offline()) {
+      event.preventDefault();
+      if (isNewDeal(form)) queue.keep(form);
+      else queue.refuse(form);
+      return;
+    }
+    if (form.dataset.sending === "1") {
+      event.preventDefault();
+      return;
+    }
+    form.dataset.sending = "1";
+    tell("sending", { form });
+    if (form.matches("form.deal-form")) {
+      event.preventDefault();
+      send(form, event.submitter);
+    } else {
+      // Sent the ordinary way; if the next page never comes, a tap later may try again.
+      setTimeout(() => { form.dataset.sending = ""; }, 8000);
+    }
+  });
+
+  window.Mille = {
+    on,
+    tell,
+    // The offline queue: {offline(), keep(form), refuse(form)}.
+    queue(kept) { queue = kept; },
+  };
+})();

@@ -4,7 +4,7 @@ Services call :func:`record` inside their write transaction, so a change and
 its audit row are committed together or not at all. An event keeps what happened
 as data, an :class:`~.models.AuditAction` and the values it is worded from; the
 words are chosen when it is shown: :func:`summary` for the API (English, as it has
-always answered), ``messages.event_summary`` for a page (in the reader's language).
+always answered), ``event_words.event_summary`` for a page (in the reader's language).
 """
 
 from collections.abc import Mapping
@@ -17,7 +17,7 @@ from sqlalchemy.orm import joinedload
 from scorekeeper.accounts.permissions import current_actor
 from scorekeeper.engine import Tally
 from scorekeeper.models import AuditAction, AuditEvent, Game, User, db
-from scorekeeper.web.messages import event_summary
+from scorekeeper.web.event_words import event_summary
 
 #: The action of a game imported from a file; its user is who imported it.
 IMPORTED: Final = AuditAction.GAME_IMPORTED

@@ -46,8 +46,12 @@ TEST_DATABASES = "scorekeeper_test"
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """A browser test is a slow test too, so ``pytest -m "not slow"`` starts no Chromium."""
+    """Every test in tests/browser is a browser test, and a slow one too, so
+    ``pytest -m "not slow"`` starts no Chromium even when a module forgets its mark."""
+    browser_tests = Path(__file__).parent / "browser"
     for item in items:
+        if item.path.is_relative_to(browser_tests):
+            item.add_marker(pytest.mark.browser)
         if item.get_closest_marker("browser"):
             item.add_marker(pytest.mark.slow)
 

@@ -187,6 +187,11 @@ def record_deal(game_id: int) -> tuple[str, int] | Response:
         flash(conflict.message, "error")
         game = db.get_or_404(Game, game_id)
         return _refused(game, form if game.takes_deals else None, "conflict")
+    return _answer_saved(saved, form)
+
+
+def _answer_saved(saved: game_service.Saved, form: DealForm) -> Response:
+    """Says the deal is saved (or was already) and shows the card with the next deal's form."""
     if saved.recorded:
         flash(gettext("Deal %(number)s saved.", number=saved.game.deal_count))
         if form.cards_dropped:
@@ -202,7 +207,7 @@ def record_deal(game_id: int) -> tuple[str, int] | Response:
         answer = make_response(page, status)
         answer.headers["X-Deal-Saved"] = "1"
         return answer
-    return redirect(_play(game_id))
+    return redirect(_play(saved.game.id))
 
 
 #: Why a deal was not saved, as the game page answering it says to a script (its

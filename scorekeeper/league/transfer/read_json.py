@@ -195,6 +195,14 @@ def _json_game(data: Any, where: str, problems: Problems) -> PlannedGame | None:
     game.abandoned_at = abandoned_at
     if abandoned_at is not None and isinstance(data.get("abandoned_by"), str):
         game.abandoned_by = data["abandoned_by"]
+    return _with_json_deals(game, data, deals, where, problems, before)
+
+
+def _with_json_deals(
+    game: PlannedGame, data: Any, deals: list[Any], where: str, problems: Problems, before: int
+) -> PlannedGame | None:
+    """``game`` with its deals read in and its card checked against the outcome the file
+    gives; None once the game has any problem (``before``: how many there were before it)."""
     _read_json_deals(game, deals, where, problems)
     if len(problems.found) > before:
         return None

@@ -10,10 +10,13 @@
   but for the console script's (``pyproject.toml``'s ``[project.scripts]``): a program
   that starts the app, which nothing imports.
 * **No module imports one that imports it back**, within a package too.
+* **Sizes**: no module over 450 lines, no function over 40 lines unless its docstring or
+  a comment says it reads better whole.
 """
 
 import ast
 import functools
+import re
 import shutil
 import sys
 import tomllib
@@ -245,3 +248,41 @@ def test_the_engine_imports_only_itself_and_the_standard_library():
         assert top in allowed, f"{path.name} imports {module}"
         if top == "scorekeeper":
             assert module.startswith("scorekeeper.engine"), path.name
+
+
+MAX_MODULE_LINES = 450
+MAX_FUNCTION_LINES = 40
+#: What a long function's docstring or comments say when it is long on purpose.
+READS_BETTER_WHOLE = re.compile(r"reads? better whole", re.IGNORECASE)
+
+
+def _oversized_functions(path: Path) -> Iterable[tuple[str, int]]:
+    """The functions of ``path`` over 40 lines that don't say they read better whole."""
+    source = path.read_text()
+    lines = source.splitlines()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            length = node.end_lineno - node.lineno + 1
+            text = " ".join(" ".join(lines[node.lineno - 1 : node.end_lineno]).split())
+            if length > MAX_FUNCTION_LINES and not READS_BETTER_WHOLE.search(text):
+                yield node.name, length
+
+
+def test_no_module_or_function_outgrows_its_limit():
+    too_long = []
+    for path in _modules().values():
+        name = path.relative_to(ROOT)
+        if (length := len(path.read_text().splitlines())) > MAX_MODULE_LINES:
+            too_long.append(f"{name} is {length} lines")
+        too_long += [f"{name}: {f} is {n} lines" for f, n in _oversized_functions(path)]
+    assert too_long == []
+
+
+def test_a_long_function_passes_only_when_it_says_why(tmp_path):
+    body = "".join(f"    x{i} = {i}\n" for i in range(40))
+    plain = tmp_path / "plain.py"
+    plain.write_text(f"def f():\n{body}")
+    said = tmp_path / "said.py"
+    said.write_text(f"def f():\n    # Reads better whole: one table of values.\n{body}")
+    assert list(_oversized_functions(plain)) == [("f", 41)]
+    assert list(_oversized_functions(said)) == []

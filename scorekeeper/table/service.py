@@ -186,9 +186,8 @@ def locked_game(
     locked in, so a writer never holds a game while it waits for its league (two that did
     could each wait for the other, as when several games are marked paid at once).
     ``FOR NO KEY UPDATE``: rows that refer to the league or the game (an audit event, a
-    deal) only take key-share locks, which it lets through. The deals are read later, on
-    their own: joined here, they'd be read as they were before the statement waited for the
-    locks (PostgreSQL rereads only the locked rows).
+    deal) only take key-share locks, which it lets through. Deals are read later: joined
+    here, they'd be read as before the wait for the locks (PostgreSQL rereads locked rows).
     """
     game = (
         db.session.scalars(

@@ -80,11 +80,7 @@ def _render_game(
     settlement = saved.settlement if saved else game_service.settlement_of(card, game.stakes)
     can_score = may(game.league, Role.SCOREKEEPER)
     member = role_in(game.league) is not None
-    if form is None and can_score and game.takes_deals:
-        form = DealForm(formdata=None)
-    if form is not None:
-        form.name_seats((game.player0.name, game.player1.name))
-        form.version.data = str(game.version)
+    form = _next_deal_form(game, form, can_score)
     page = render_template(
         "table/game.html",
         game=game,
@@ -107,6 +103,17 @@ def _render_game(
         etag=seats.etag(game.version, game.agreement_count),
     )
     return page, status
+
+
+def _next_deal_form(game: Game, form: DealForm | None, can_score: bool) -> DealForm | None:
+    """The deal form the game page shows: ``form`` as typed, else an empty one for a
+    scorekeeper while the game takes deals; named for the seats, at the game's version."""
+    if form is None and can_score and game.takes_deals:
+        form = DealForm(formdata=None)
+    if form is not None:
+        form.name_seats((game.player0.name, game.player1.name))
+        form.version.data = str(game.version)
+    return form
 
 
 def _abandoned_by(game: Game) -> str | None:

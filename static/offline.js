@@ -425,7 +425,7 @@
         data.set("out", deal.out);
         for (const name of ["score0", "score1", "stars0", "stars1"]) data.set(name, String(deal[name]));
         if (confirm) data.set("confirm", confirm);
-        return fetch(text.post, { method: "POST", body: data, credentials: "same-origin", redirect: "manual" });
+        return window.Mille.post(text.post, data);
       };
       for (const deal of load()) {
         if (deal.reason || deal.owner !== owner) continue; // someone else's: only by a choice

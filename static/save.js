@@ -1,6 +1,8 @@
 // The one owner of a form's submit on every page: it sends, queues or refuses a save, and
 // the other scripts subscribe to what it decides (window.Mille.on). Nothing else listens
-// to "submit" (signing out excepted: app.js asks about the deals kept on this phone first).
+// to "submit" (signing out excepted: app.js asks about the deals kept on this phone first),
+// and nothing else posts a save: the deals the offline queue kept go out through
+// window.Mille.post too.
 //
 // - A second tap while a form is on its way does nothing (the server would recognise the
 //   repeat anyway, through the form's one-time token).
@@ -141,9 +143,17 @@
     }
   });
 
+  // A deal the offline queue kept, sent now that the network is back: sent from here too,
+  // so every save leaves the page through this script. The queue reads the answer itself
+  // (a redirect is saved; a refusal says why in its X-Refusal code and data-reason words).
+  function post(address, data) {
+    return fetch(address, { method: "POST", body: data, credentials: "same-origin", redirect: "manual" });
+  }
+
   window.Mille = {
     on,
     tell,
+    post,
     // The offline queue: {offline(), keep(form), refuse(form)}.
     queue(kept) { queue = kept; },
   };

@@ -172,8 +172,7 @@ class Game(Answer):
     def of(cls, game: models.Game, saved: game_service.Saved | None = None) -> "Game":
         """The game, its score card and settlement from ``saved`` (a change's one replay)
         when given, else replayed from its deals."""
-        card = saved.card if saved else game_service.scorecard(game)
-        settlement = saved.settlement if saved else game_service.settlement_of(card, game.stakes)
+        card, settlement = game_service.card_of(game, saved)
         deals: list[models.Deal] = game.deals
         return cls(
             id=game.id,

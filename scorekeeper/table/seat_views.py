@@ -31,10 +31,9 @@ from scorekeeper.records.payment_handles import (
     set_handle,
 )
 from scorekeeper.table import seats
-from scorekeeper.table import service as game_service
 from scorekeeper.table.change_forms import AgreeForm, GameChangeForm
-from scorekeeper.table.charts import running_totals_chart
 from scorekeeper.table.forms import PaymentHandleForm
+from scorekeeper.table.shown_card import ShownCard
 from scorekeeper.web.formatting import long_day, money, use_time_zone
 from scorekeeper.web.translation import gettext
 
@@ -156,30 +155,24 @@ def seat_page(token: str) -> Response:
 
 
 def _render_seat(link: SeatLink, token: str, handle_form: PaymentHandleForm | None = None) -> str:
-    game = link.game
-    card = game_service.scorecard(game)
-    settlement = game_service.settlement_of(card, game.stakes)
-    own = game.player(link.seat)
+    shown = ShownCard.of(link.game)
+    own = link.game.player(link.seat)
     if handle_form is None:
         handle_form = PaymentHandleForm(formdata=None)
         if (own_handle := handle_of(own)) is not None:
             handle_form.kind.data = own_handle.kind.value
             handle_form.handle.data = own_handle.handle
     here = url_for(".seat_page", token=token, _external=True)
+    settlement = shown.settlement
     return render_template(
         "table/seat.html",
-        game=game,
-        card=card,
+        **shown.context(),
         seat=link.seat,
         token=token,
-        settlement=settlement,
-        chart=running_totals_chart(card),
-        agreements=seats.agreements(game),
-        receipt=_receipt(game, settlement, here) if settlement else None,
+        receipt=_receipt(link.game, settlement, here) if settlement else None,
         handle_form=handle_form,
         own_handle=handle_of(own),
         can_score=False,
-        etag=seats.etag(game.version, game.agreement_count),
     )
 
 
@@ -242,14 +235,14 @@ def seat_receipt(token: str) -> Response:
 
 
 def _render_receipt(game: Game, link: str, *, show_handle: bool, token: str | None = None) -> str:
-    card = game_service.scorecard(game)
-    settlement = game_service.settlement_of(card, game.stakes)
+    shown = ShownCard.of(game)
+    settlement = shown.settlement
     if settlement is None:
         abort(404)  # no receipt before the end
     return render_template(
         "table/receipt.html",
         game=game,
-        card=card,
+        card=shown.card,
         settlement=settlement,
         agreements=seats.agreements(game),
         receipt=_receipt(game, settlement, link, show_handle=show_handle),

@@ -154,6 +154,15 @@ def settlement_of(card: Scorecard, stakes: Stakes) -> Settlement | None:
     return settle(card, stakes) if card.finished else None
 
 
+def card_of(game: Game, saved: "Saved | None" = None) -> tuple[Scorecard, Settlement | None]:
+    """The game's score card and settlement, as a page or an answer shows them: from
+    ``saved`` (the replay of the change just made) when given, else replayed now."""
+    if saved is not None:
+        return saved.card, saved.settlement
+    card = scorecard(game)
+    return card, settlement_of(card, game.stakes)
+
+
 @dataclass(frozen=True)
 class Saved:
     """A game as a change to its deals left it, with what the change's one replay says.

@@ -28,7 +28,7 @@ from scorekeeper.models import Game, League, Role, User, db
 from scorekeeper.table import audit, closing, seats
 from scorekeeper.table import service as game_service
 from scorekeeper.table.change_forms import DealForm, GameChangeForm, RematchForm
-from scorekeeper.table.charts import running_totals_chart
+from scorekeeper.table.shown_card import ShownCard
 from scorekeeper.web.formatting import number as points
 from scorekeeper.web.translation import gettext
 from scorekeeper.web.translation import lazy_gettext as _l
@@ -76,31 +76,24 @@ def _render_game(
     just made) when given, else replayed from the deals. ``ask_paid``: Mark paid was tapped
     while these players had not agreed with the card; the page asks first (with the version
     the tap was made on). ``refusal``: the code of why the deal sent was not saved."""
-    card = saved.card if saved else game_service.scorecard(game)
-    settlement = saved.settlement if saved else game_service.settlement_of(card, game.stakes)
+    shown = ShownCard.of(game, saved)
     can_score = may(game.league, Role.SCOREKEEPER)
     member = role_in(game.league) is not None
-    form = _next_deal_form(game, form, can_score)
     page = render_template(
         "table/game.html",
-        game=game,
-        card=card,
-        settlement=settlement,
-        form=form,
+        **shown.context(),
+        form=_next_deal_form(game, form, can_score),
         stale=stale,
-        chart=running_totals_chart(card),
         can_score=can_score,
         rematch=RematchForm(formdata=None)
-        if can_score and card.finished and not game.abandoned
+        if can_score and shown.card.finished and not game.abandoned
         else None,
         can_admin=may(game.league, Role.ADMIN),
         history=audit.history(game.id) if member else None,
         abandoned_by=_abandoned_by(game),
-        agreements=seats.agreements(game),
         shared=seats.shared_seats(game) if can_score and not game.abandoned else None,
         ask_paid=ask_paid,
         refusal=refusal,
-        etag=seats.etag(game.version, game.agreement_count),
     )
     return page, status
 

@@ -8,7 +8,8 @@ import os
 import re
 import shutil
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +31,12 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 PHONE = {"width": 390, "height": 844}
+#: The phone screens the pages are checked at: the two the brief names, and the smallest.
+PHONES = {
+    "390x844": {"width": 390, "height": 844},
+    "360x640": {"width": 360, "height": 640},
+    "320x568": {"width": 320, "height": 568},
+}
 DESKTOP = {"width": 1280, "height": 900}
 ARTIFACTS = Path(os.environ.get("TEST_ARTIFACTS", "test-artifacts")) / "screenshots"
 PASSWORD = "browser-password"
@@ -185,6 +192,29 @@ class Screen:
         )
         return sorted({name for name in ids if ids.count(name) > 1})
 
+    def wait_until_kept_offline(self) -> None:
+        """Wait until the service worker keeps this page, so it opens with no network."""
+        self.page.wait_for_function(
+            """async () => {
+                await navigator.serviceWorker.ready;
+                const cache = await caches.open("mille-v2");
+                return Boolean(await cache.match(location.origin + location.pathname));
+            }""",
+            timeout=10000,
+        )
+
+    def offline_in_a_game(self) -> str:
+        """Sign in, start a game, save its first deal (Ana out, 290 to 160), wait until the
+        page is kept for offline use, then cut the network; the game page's address."""
+        self.sign_in()
+        self.start_game()
+        address = self.page.url.removeprefix(self.base)
+        self.record(0, (290, 160))
+        self.wait_until_kept_offline()
+        self.page.context.set_offline(True)
+        self.expected_errors.append("ERR_INTERNET_DISCONNECTED")
+        return str(address)
+
     def accessibility_violations(self) -> list[dict[str, Any]]:
         """axe-core's serious and critical violations on the current page."""
         from axe_playwright_python.base import AXE_SCRIPT
@@ -217,3 +247,53 @@ def screen(request: pytest.FixtureRequest, browser: Any, live_server: str) -> It
     context.close()
     unexpected = screen.unexpected_errors()
     assert unexpected == [], unexpected  # no script error and no CSP violation on any page
+
+
+@pytest.fixture
+def phones(browser: Any, live_server: str) -> Iterator[Callable[[str], Screen]]:
+    """Phones at the table, each its own browser (cookies, storage, service worker), at
+    390×844: ``phones("phone-a")`` opens one. None may end with a script error."""
+    opened: list[tuple[Any, Screen]] = []
+
+    def phone(name: str) -> Screen:
+        context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+        screen = Screen(context.new_page(), live_server, name)
+        screen.context = context  # type: ignore[attr-defined]
+        opened.append((context, screen))
+        return screen
+
+    yield phone
+    for context, screen in opened:
+        context.close()
+        unexpected = screen.unexpected_errors()
+        assert unexpected == [], (screen.name, unexpected)
+
+
+@pytest.fixture
+def phone(phones: Callable[[str], Screen]) -> Screen:
+    """One phone at 390×844."""
+    return phones("phone")
+
+
+def phone_cases(*sizes: str) -> list[tuple[str, bool]]:
+    """Each phone size (every one of :data:`PHONES` unless named), with JavaScript and
+    without: the params of a module's ``phone`` fixture, read by :func:`opened_phone`."""
+    return [(size, script) for size in sizes or PHONES for script in (True, False)]
+
+
+def phone_case_id(case: tuple[str, bool]) -> str:
+    return f"{case[0]}-{'js' if case[1] else 'nojs'}"
+
+
+@contextmanager
+def opened_phone(browser: Any, live_server: str, size: str, script: bool) -> Iterator[Screen]:
+    """A phone of ``size`` (a key of :data:`PHONES`), with or without JavaScript
+    (``screen.script``); no page it showed may have had a script error."""
+    context = browser.new_context(
+        viewport=PHONES[size], is_mobile=True, has_touch=True, java_script_enabled=script
+    )
+    screen = Screen(context.new_page(), live_server, phone_case_id((size, script)))
+    screen.script = script  # type: ignore[attr-defined]
+    yield screen
+    context.close()
+    assert screen.unexpected_errors() == []

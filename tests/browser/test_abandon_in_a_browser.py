@@ -3,28 +3,18 @@ JavaScript: the question opens, the second button does it, the page says so, and
 league's games in progress no longer list it."""
 
 import re
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
-from tests.browser.conftest import ARTIFACTS, Screen
-
-SIZES = {"390x844": {"width": 390, "height": 844}, "360x640": {"width": 360, "height": 640}}
+from tests.browser.conftest import ARTIFACTS, Screen, opened_phone, phone_case_id, phone_cases
 
 
-@pytest.fixture(
-    params=[(size, script) for size in SIZES for script in (True, False)],
-    ids=lambda p: f"{p[0]}-{'js' if p[1] else 'nojs'}",
-)
-def phone(request, browser, live_server):
-    size, script = request.param
-    context = browser.new_context(
-        viewport=SIZES[size], is_mobile=True, has_touch=True, java_script_enabled=script
-    )
-    screen = Screen(context.new_page(), live_server, f"{size}-{'js' if script else 'nojs'}")
-    screen.page.set_default_timeout(15000)
-    yield screen
-    context.close()
-    assert screen.unexpected_errors() == []
+@pytest.fixture(params=phone_cases("390x844", "360x640"), ids=phone_case_id)
+def phone(request: pytest.FixtureRequest, browser: Any, live_server: str) -> Iterator[Screen]:
+    with opened_phone(browser, live_server, *request.param) as screen:
+        yield screen
 
 
 def in_view(screen: Screen, selector: str) -> bool:
@@ -66,7 +56,7 @@ def test_a_game_is_abandoned_after_one_question_and_restored(phone):
     assert re.search(r"admin abandoned this game on ", text)
     assert phone.page.locator("#deal-form").count() == 0
     assert phone.overflow() == 0
-    if phone.name.endswith("-js"):  # axe-core runs as a script
+    if phone.script:  # axe-core runs as a script
         assert phone.accessibility_violations() == []
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     phone.page.screenshot(path=str(ARTIFACTS / f"game-abandoned-{phone.name}.png"))

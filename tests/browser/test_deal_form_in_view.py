@@ -102,14 +102,7 @@ def test_every_control_of_a_deal_is_in_view_and_uncovered(phone):
     view_shot(phone, "form-after-a-save")
 
     # Offline: the banner goes above the totals, and the form stays whole on screen.
-    phone.page.wait_for_function(
-        """async () => {
-            await navigator.serviceWorker.ready;
-            const cache = await caches.open("mille-v2");
-            return Boolean(await cache.match(location.origin + location.pathname));
-        }""",
-        timeout=10000,
-    )
+    phone.wait_until_kept_offline()
     phone.expected_errors.append("ERR_INTERNET_DISCONNECTED")
     phone.context.set_offline(True)  # type: ignore[attr-defined]
     expect(phone.page.locator("#offline-banner")).to_be_visible()

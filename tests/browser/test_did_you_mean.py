@@ -7,15 +7,10 @@ from typing import Any
 
 import pytest
 
-from .conftest import Screen
+from .conftest import Screen, opened_phone, phone_case_id, phone_cases
 
 pytestmark = pytest.mark.browser
 
-PHONES = {
-    "390x844": {"width": 390, "height": 844},
-    "360x640": {"width": 360, "height": 640},
-    "320x568": {"width": 320, "height": 568},
-}
 
 #: "" when the element is wholly on screen and is what a thumb at its centre would hit
 #: (``elementFromPoint``); otherwise what is wrong.
@@ -29,17 +24,10 @@ UNCOVERED = """(element) => {
 }"""
 
 
-@pytest.fixture(params=[(size, script) for size in PHONES for script in (True, False)])
+@pytest.fixture(params=phone_cases(), ids=phone_case_id)
 def phone(request: pytest.FixtureRequest, browser: Any, live_server: str) -> Iterator[Screen]:
-    size, script = request.param
-    context = browser.new_context(
-        viewport=PHONES[size], is_mobile=True, has_touch=True, java_script_enabled=script
-    )
-    screen = Screen(context.new_page(), live_server, f"{size}{'' if script else '-noscript'}")
-    screen.script = script  # type: ignore[attr-defined]
-    yield screen
-    context.close()
-    assert screen.unexpected_errors() == []
+    with opened_phone(browser, live_server, *request.param) as screen:
+        yield screen
 
 
 def test_anna_and_benn_are_asked_about_before_becoming_players(phone):

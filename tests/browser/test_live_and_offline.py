@@ -5,36 +5,16 @@ losing what is being typed on it (static/live.js).
 """
 
 import re
-from collections.abc import Callable, Iterator
-from typing import Any
+from collections.abc import Callable
 
 import pytest
 
-from .conftest import PHONE, Screen
+from .conftest import Screen
 
 pytestmark = pytest.mark.browser
 
 #: How long a change on one phone may take to show on the other (live.js asks every 2 s).
 LIVE = 3000
-
-
-@pytest.fixture
-def phones(browser: Any, live_server: str) -> Iterator[Callable[[str], Screen]]:
-    """Phones at the table: each its own browser (cookies, storage), at 390×844."""
-    opened: list[tuple[Any, Screen]] = []
-
-    def phone(name: str) -> Screen:
-        context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
-        screen = Screen(context.new_page(), live_server, name)
-        screen.context = context  # type: ignore[attr-defined]
-        opened.append((context, screen))
-        return screen
-
-    yield phone
-    for context, screen in opened:
-        context.close()
-        unexpected = screen.unexpected_errors()
-        assert unexpected == [], (screen.name, unexpected)
 
 
 def _game_on_two_phones(phone: Callable[[str], Screen]) -> tuple[Screen, Screen, str]:
@@ -114,18 +94,6 @@ def test_an_undo_and_the_end_show_on_a_visitor_of_a_public_game(phones):
 # Offline --------------------------------------------------------------------------------
 
 
-def _kept_by_the_worker(screen: Screen) -> None:
-    """Wait until the service worker keeps this game page (as on any phone's first visit)."""
-    screen.page.wait_for_function(
-        """async () => {
-            await navigator.serviceWorker.ready;
-            const cache = await caches.open("mille-v2");
-            return Boolean(await cache.match(location.origin + location.pathname));
-        }""",
-        timeout=10000,
-    )
-
-
 def _unsaved(screen: Screen) -> list[str]:
     return [
         " ".join(row.split())
@@ -162,14 +130,7 @@ def test_offline_deals_are_kept_on_the_phone_and_saved_once_in_order(phones):
     from playwright.sync_api import expect
 
     phone = phones("phone")
-    phone.sign_in()
-    phone.start_game()
-    url = phone.page.url.removeprefix(phone.base)
-    phone.record(0, (290, 160))
-    _kept_by_the_worker(phone)
-
-    phone.context.set_offline(True)  # type: ignore[attr-defined]
-    phone.expected_errors.append("ERR_INTERNET_DISCONNECTED")
+    url = phone.offline_in_a_game()
     phone.page.reload()  # opens from the phone: the service worker's copy
     expect(phone.page.locator("#offline-banner")).to_contain_text("You are offline")
     expect(phone.page.locator("#offline-banner")).to_contain_text("kept on this phone")
@@ -204,7 +165,7 @@ def test_a_queued_deal_the_server_refuses_is_kept_with_the_reason(phones):
 
     a, b, url = _game_on_two_phones(phones)
     a.record(0, (290, 160))
-    _kept_by_the_worker(a)
+    a.wait_until_kept_offline()
     a.context.set_offline(True)  # type: ignore[attr-defined]
     a.expected_errors.append("ERR_INTERNET_DISCONNECTED")  # offline on purpose
     _record_offline(a, 1, (140, 350))  # kept on phone A, typed after deal 1
@@ -233,7 +194,7 @@ def test_a_kept_deal_sent_again_and_again_is_recorded_once(phones):
     phone = phones("phone")
     phone.sign_in()
     phone.start_game()
-    _kept_by_the_worker(phone)
+    phone.wait_until_kept_offline()
     phone.context.set_offline(True)  # type: ignore[attr-defined]
     _record_offline(phone, 0, (290, 160))
     kept = phone.page.evaluate("Object.entries(localStorage)")

@@ -3,12 +3,13 @@ two names and at most 5 taps, Start is on the first screen as the page opens, an
 rules line opens every option — with and without JavaScript, in English and French."""
 
 import re
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
-from tests.browser.conftest import ARTIFACTS, Screen
+from tests.browser.conftest import ARTIFACTS, Screen, opened_phone, phone_case_id, phone_cases
 
-SIZES = {"390x844": {"width": 390, "height": 844}, "360x640": {"width": 360, "height": 640}}
 START = ".actions button[name=submit]"
 
 #: The element's box is on screen and it is what is drawn at its centre and corners.
@@ -31,20 +32,10 @@ IN_VIEW = """(selector) => {
 }"""
 
 
-@pytest.fixture(
-    params=[(size, script) for size in SIZES for script in (True, False)],
-    ids=lambda p: f"{p[0]}-{'js' if p[1] else 'nojs'}",
-)
-def phone(request, browser, live_server):
-    size, script = request.param
-    context = browser.new_context(
-        viewport=SIZES[size], is_mobile=True, has_touch=True, java_script_enabled=script
-    )
-    screen = Screen(context.new_page(), live_server, f"{size}-{'js' if script else 'nojs'}")
-    screen.page.set_default_timeout(15000)
-    yield screen
-    context.close()
-    assert screen.unexpected_errors() == []
+@pytest.fixture(params=phone_cases("390x844", "360x640"), ids=phone_case_id)
+def phone(request: pytest.FixtureRequest, browser: Any, live_server: str) -> Iterator[Screen]:
+    with opened_phone(browser, live_server, *request.param) as screen:
+        yield screen
 
 
 def test_the_names_and_start_are_a_new_game_start_in_view(phone):

@@ -11,9 +11,8 @@ queue and the service worker's copies of pages. When the session has ended, the 
 
 import json
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -26,25 +25,6 @@ from scorekeeper.records.leagues import default_league
 from .conftest import PASSWORD, PHONE, Screen
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture
-def phones(browser: Any, live_server: str) -> Iterator[Callable[[str], Screen]]:
-    """Phones, each its own browser (cookies, storage, service worker), at 390×844."""
-    opened: list[tuple[Any, Screen]] = []
-
-    def phone(name: str) -> Screen:
-        context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
-        screen = Screen(context.new_page(), live_server, name)
-        screen.context = context  # type: ignore[attr-defined]
-        opened.append((context, screen))
-        return screen
-
-    yield phone
-    for context, screen in opened:
-        context.close()
-        unexpected = screen.unexpected_errors()
-        assert unexpected == [], (screen.name, unexpected)
 
 
 @pytest.fixture
@@ -68,17 +48,6 @@ def league_members(live_server: str, tmp_path: Path) -> Callable[[str, Role], No
             db.session.remove()
 
     return member
-
-
-def _kept_by_the_worker(screen: Screen) -> None:
-    screen.page.wait_for_function(
-        """async () => {
-            await navigator.serviceWorker.ready;
-            const cache = await caches.open("mille-v2");
-            return Boolean(await cache.match(location.origin + location.pathname));
-        }""",
-        timeout=10000,
-    )
 
 
 def _record_offline(screen: Screen, out: int, scores: tuple[int, int]) -> None:
@@ -136,7 +105,7 @@ def test_a_deal_kept_by_one_scorekeeper_is_not_sent_in_anothers_session(phones, 
     phone.start_game()
     url = phone.page.url.removeprefix(phone.base)
     phone.record(0, (290, 160))
-    _kept_by_the_worker(phone)
+    phone.wait_until_kept_offline()
     phone.context.set_offline(True)  # type: ignore[attr-defined]
     phone.expected_errors.append("ERR_INTERNET_DISCONNECTED")
     _record_offline(phone, 1, (140, 350))  # kept by admin, on admin's page
@@ -201,13 +170,7 @@ def test_signing_out_asks_about_unsent_deals_then_forgets_them_and_the_cached_pa
     from playwright.sync_api import Error, expect
 
     phone = phones("phone")
-    phone.sign_in()
-    phone.start_game()
-    url = phone.page.url.removeprefix(phone.base)
-    phone.record(0, (290, 160))
-    _kept_by_the_worker(phone)
-    phone.context.set_offline(True)  # type: ignore[attr-defined]
-    phone.expected_errors.append("ERR_INTERNET_DISCONNECTED")
+    url = phone.offline_in_a_game()
     _record_offline(phone, 1, (140, 350))
 
     # Offline, Sign out asks first, and "Stay signed in" keeps everything.
@@ -267,13 +230,7 @@ def test_an_ended_session_says_sign_in_again_and_stops_trying(phones):
     from playwright.sync_api import expect
 
     phone = phones("phone")
-    phone.sign_in()
-    phone.start_game()
-    url = phone.page.url.removeprefix(phone.base)
-    phone.record(0, (290, 160))
-    _kept_by_the_worker(phone)
-    phone.context.set_offline(True)  # type: ignore[attr-defined]
-    phone.expected_errors.append("ERR_INTERNET_DISCONNECTED")
+    url = phone.offline_in_a_game()
     _record_offline(phone, 1, (140, 350))
 
     # The session ends while the phone is offline (signed out everywhere from elsewhere).
@@ -320,7 +277,7 @@ def test_a_403_refusal_shows_its_reason(phones, league_members):
     phone.sign_in("bea")
     phone.start_game()
     url = phone.page.url.removeprefix(phone.base)
-    _kept_by_the_worker(phone)
+    phone.wait_until_kept_offline()
     phone.context.set_offline(True)  # type: ignore[attr-defined]
     phone.expected_errors.append("ERR_INTERNET_DISCONNECTED")
     _record_offline(phone, 0, (290, 160))
@@ -338,7 +295,7 @@ def test_the_worker_keeps_each_file_under_its_fingerprint(phones):
     phone = phones("phone")
     phone.sign_in()
     phone.start_game()
-    _kept_by_the_worker(phone)
+    phone.wait_until_kept_offline()
     scripts = phone.page.evaluate(
         "[...document.querySelectorAll('script[src]')].map((script) => script.src)"
     )

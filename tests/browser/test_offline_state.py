@@ -4,36 +4,13 @@ number, the card's rows and Total, each marked "not yet saved" in words, in Engl
 French; nothing stale (an old "Deal 1 saved.") stays on screen. Once the deals are sent,
 the page is the server's again."""
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from .conftest import ARTIFACTS, PHONE, Screen
+from .conftest import ARTIFACTS, Screen
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture
-def phone(browser: Any, live_server: str) -> Iterator[Screen]:
-    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
-    screen = Screen(context.new_page(), live_server, "phone")
-    screen.context = context  # type: ignore[attr-defined]
-    yield screen
-    context.close()
-    unexpected = screen.unexpected_errors()
-    assert unexpected == [], unexpected
-
-
-def _kept_by_the_worker(screen: Screen) -> None:
-    screen.page.wait_for_function(
-        """async () => {
-            await navigator.serviceWorker.ready;
-            const cache = await caches.open("mille-v2");
-            return Boolean(await cache.match(location.origin + location.pathname));
-        }""",
-        timeout=10000,
-    )
 
 
 def _keep(screen: Screen, out: int, scores: tuple[int, int], stars: tuple[int, int]) -> None:
@@ -81,7 +58,7 @@ def test_offline_the_page_shows_the_provisional_game_marked_not_yet_saved(phone)
     phone.start_game()  # Ana deals first
     phone.record(0, (290, 160))
     assert "Deal 1 saved." in phone.text(".flashes")
-    _kept_by_the_worker(phone)
+    phone.wait_until_kept_offline()
     phone.context.set_offline(True)  # type: ignore[attr-defined]
     phone.expected_errors.append("ERR_INTERNET_DISCONNECTED")
     expect(phone.page.locator("#offline-banner")).to_be_visible()
@@ -127,7 +104,7 @@ def test_the_provisional_state_speaks_french_from_the_page(phone):
     phone.start_game()
     phone.from_menu("a.language[lang=fr]")
     phone.page.wait_for_load_state()
-    _kept_by_the_worker(phone)
+    phone.wait_until_kept_offline()
     phone.context.set_offline(True)  # type: ignore[attr-defined]
     phone.expected_errors.append("ERR_INTERNET_DISCONNECTED")
     expect(phone.page.locator("#offline-banner")).to_be_visible()

@@ -8,15 +8,10 @@ from typing import Any
 
 import pytest
 
-from .conftest import ARTIFACTS, Screen
+from .conftest import ARTIFACTS, Screen, opened_phone, phone_case_id, phone_cases
 
 pytestmark = pytest.mark.browser
 
-PHONES = {
-    "390x844": {"width": 390, "height": 844},
-    "360x640": {"width": 360, "height": 640},
-    "320x568": {"width": 320, "height": 568},
-}
 
 #: The smallest target a thumb hits reliably, in CSS pixels.
 THUMB = 44
@@ -59,16 +54,10 @@ def shown(screen: Screen, selector: str) -> int:
     )
 
 
-@pytest.fixture(params=[(size, script) for size in PHONES for script in (True, False)])
+@pytest.fixture(params=phone_cases(), ids=phone_case_id)
 def phone(request: pytest.FixtureRequest, browser: Any, live_server: str) -> Iterator[Screen]:
-    size, script = request.param
-    context = browser.new_context(
-        viewport=PHONES[size], is_mobile=True, has_touch=True, java_script_enabled=script
-    )
-    screen = Screen(context.new_page(), live_server, f"{size}{'' if script else '-noscript'}")
-    yield screen
-    context.close()
-    assert screen.unexpected_errors() == []
+    with opened_phone(browser, live_server, *request.param) as screen:
+        yield screen
 
 
 def check_header(screen: Screen, where: str) -> None:

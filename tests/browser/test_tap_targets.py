@@ -13,15 +13,10 @@ from typing import Any
 
 import pytest
 
-from .conftest import Screen
+from .conftest import Screen, opened_phone, phone_case_id, phone_cases
 
 pytestmark = pytest.mark.browser
 
-PHONES = {
-    "390x844": {"width": 390, "height": 844},
-    "360x640": {"width": 360, "height": 640},
-    "320x568": {"width": 320, "height": 568},
-}
 
 #: What a thumb taps. A radio button or a checkbox is tapped through its label, which is the
 #: target to measure; the skip link shows only to the keyboard; the site's menu has its own
@@ -76,16 +71,10 @@ def record(phone: Screen, game: str, deal: tuple[int, tuple[int, int], tuple[int
     phone.save()
 
 
-@pytest.fixture(params=[(size, script) for size in PHONES for script in (True, False)])
+@pytest.fixture(params=phone_cases(), ids=phone_case_id)
 def phone(request: pytest.FixtureRequest, browser: Any, live_server: str) -> Iterator[Screen]:
-    size, script = request.param
-    context = browser.new_context(
-        viewport=PHONES[size], is_mobile=True, has_touch=True, java_script_enabled=script
-    )
-    screen = Screen(context.new_page(), live_server, f"{size}{'' if script else '-noscript'}")
-    yield screen
-    context.close()
-    assert screen.unexpected_errors() == []
+    with opened_phone(browser, live_server, *request.param) as screen:
+        yield screen
 
 
 def test_every_target_of_the_game_pages_takes_a_thumb(phone, wikipedia_card):

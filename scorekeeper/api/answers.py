@@ -53,7 +53,9 @@ Status = Literal["in_progress", "finished"]
 class Answer(BaseModel):
     """An answer: exactly these fields."""
 
-    model_config = ConfigDict(extra="forbid")
+    # defer_build: each class builds its validator and serializer when first used, not
+    # at every start of the app (issue 26).
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     def sent(self, status: int = 200) -> Response:
         response = jsonify(self.model_dump(mode="json", exclude_unset=True))

@@ -103,7 +103,8 @@ def documented(**schema: Any) -> Any:
 class Shape(BaseModel):
     """A request body (or query) as the API reads it: strict, and closed at every level."""
 
-    model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
+    # defer_build: built when first used, not at every start (issue 26).
+    model_config = ConfigDict(strict=True, extra="forbid", frozen=True, defer_build=True)
     #: How an unknown field's message names this shape: '"x" is not a field of {what}.'
     what: ClassVar[str] = "this request"
 

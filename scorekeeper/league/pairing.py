@@ -30,8 +30,6 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from itertools import combinations
 
-import networkx as nx
-
 PlayerId = int
 Pair = frozenset[PlayerId]
 
@@ -202,6 +200,8 @@ def pair_round(players: Collection[PlayerId], history: History) -> Round:
     playing = [player for player in here if player != out]
     weights = _Weigher(playing, history, _Table.of(here)).weights(playing)
     heaviest = max(weights.values()) + 1
+    import networkx as nx  # loaded by the first pairing, not at every start (issue 26)
+
     graph: nx.Graph[PlayerId] = nx.Graph()
     graph.add_nodes_from(playing)
     for game, weight in sorted(weights.items(), key=lambda item: sorted(item[0])):

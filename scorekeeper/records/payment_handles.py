@@ -13,8 +13,6 @@ from decimal import Decimal
 from enum import StrEnum
 from typing import Final
 
-from email_validator import EmailNotValidError, validate_email
-
 from scorekeeper.database import writing
 from scorekeeper.engine.money import cents_to_decimal
 from scorekeeper.errors import NotFound, ServiceError
@@ -85,6 +83,8 @@ def read_handle(kind: str, text: str) -> PaymentHandle | None:
         if not _NANP.fullmatch(digits):
             raise ServiceError(_refusal(chosen), field="handle")
         return PaymentHandle(chosen, f"{digits[:3]}-{digits[3:6]}-{digits[6:]}")
+    from email_validator import EmailNotValidError, validate_email  # first use (issue 26)
+
     try:
         address = validate_email(text, check_deliverability=False).normalized
     except EmailNotValidError:

@@ -18,8 +18,6 @@ Among names as close, A–Z: "Benn" is offered Ben, then Ben2.
 import unicodedata
 from collections.abc import Iterable
 
-from rapidfuzz.distance import DamerauLevenshtein
-
 #: The most names one question offers.
 MOST_SUGGESTIONS = 3
 
@@ -39,6 +37,8 @@ def allowed_distance(first: str, second: str) -> int:
 def close_names(typed: str, names: Iterable[str]) -> list[str]:
     """The ``names`` close to ``typed`` but not the same name (ignoring case), closest first,
     at most :data:`MOST_SUGGESTIONS`."""
+    from rapidfuzz.distance import DamerauLevenshtein  # loaded when first asked (issue 26)
+
     mine = folded(typed)
     found: list[tuple[int, str]] = []
     for name in names:

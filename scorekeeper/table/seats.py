@@ -17,7 +17,6 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Final
 
-import segno
 from sqlalchemy import select
 from sqlalchemy.orm import joinedload
 
@@ -131,6 +130,8 @@ def etag(version: int, agreements: int) -> str:
 def qr_svg(url: str, title: str) -> str:
     """``url`` as a QR code, an inline SVG drawn here (no script, no network, no inline
     style: it passes the pages' Content-Security-Policy)."""
+    import segno  # the QR library: loaded when a code is first drawn (issue 26)
+
     code = segno.make(url, error="m")
     return code.svg_inline(  # type: ignore[no-any-return]
         scale=1,

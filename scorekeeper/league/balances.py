@@ -3,7 +3,7 @@ read from the pair records of :mod:`.stats`."""
 
 from dataclasses import dataclass
 
-from sqlalchemy import and_, or_, select, tuple_
+from sqlalchemy import and_, bindparam, or_, select, tuple_
 from sqlalchemy.orm import aliased, joinedload
 
 from scorekeeper.league.queries import PAGE_SIZE, GameFilters, seat_conditions
@@ -116,33 +116,43 @@ class PaymentPage:
     older: int | None  # the game to continue after (``after=``)
 
 
+_IMPORT_EVENT, _IMPORTER = aliased(AuditEvent), aliased(User)
+#: A league's payments, latest first, keyset on the payment time and game id: built once
+#: per process, not per request (issue 26), and bound to ``league_id`` and ``limit``.
+_PAYMENTS = (
+    select(Game, User.username, _IMPORT_EVENT.id, _IMPORTER.username)
+    .options(joinedload(Game.player0), joinedload(Game.player1))
+    .outerjoin(User, User.id == Game.paid_by_id)
+    .outerjoin(
+        _IMPORT_EVENT,
+        and_(
+            _IMPORT_EVENT.game_id == Game.id,
+            _IMPORT_EVENT.action == IMPORTED,
+            Game.paid_by_id.is_(None),
+        ),
+    )
+    .outerjoin(_IMPORTER, _IMPORTER.id == _IMPORT_EVENT.user_id)
+    .where(Game.league_id == bindparam("league_id"), Game.paid_at.is_not(None))
+    .order_by(Game.paid_at.desc(), Game.id.desc())
+    .limit(bindparam("limit"))
+)
+#: The same, after a game (``after``, paid at ``paid_at``): an older page.
+_PAYMENTS_AFTER = _PAYMENTS.where(
+    tuple_(Game.paid_at, Game.id) < tuple_(bindparam("paid_at"), bindparam("after"))
+)
+
+
 def payments(league_id: int, *, after: int | None = None, limit: int = PAGE_SIZE) -> PaymentPage:
     """Games marked paid, latest payment first (keyset on the payment time and game id)."""
-    import_event, importer = aliased(AuditEvent), aliased(User)
-    query = (
-        select(Game, User.username, import_event.id, importer.username)
-        .options(joinedload(Game.player0), joinedload(Game.player1))
-        .outerjoin(User, User.id == Game.paid_by_id)
-        .outerjoin(
-            import_event,
-            and_(
-                import_event.game_id == Game.id,
-                import_event.action == IMPORTED,
-                Game.paid_by_id.is_(None),
-            ),
-        )
-        .outerjoin(importer, importer.id == import_event.user_id)
-        .where(Game.league_id == league_id, Game.paid_at.is_not(None))
-    )
+    query = _PAYMENTS
+    values: dict[str, object] = {"league_id": league_id, "limit": limit + 1}
     if after is not None:
         cursor = db.session.execute(
             select(Game.paid_at).where(Game.id == after, Game.league_id == league_id)
         ).scalar_one_or_none()
         if cursor is not None:
-            query = query.where(tuple_(Game.paid_at, Game.id) < tuple_(cursor, after))
-    rows = db.session.execute(
-        query.order_by(Game.paid_at.desc(), Game.id.desc()).limit(limit + 1)
-    ).all()
+            query, values = _PAYMENTS_AFTER, {**values, "paid_at": cursor, "after": after}
+    rows = db.session.execute(query, values).all()
     found = [
         Payment(game, username, imported_by, imported=event is not None)
         for game, username, event, imported_by in rows[:limit]

@@ -833,3 +833,22 @@ def hostile_league(app):
             "ben": player_service.find_player(found.id, "Ben").id,
             "season": seasons.seasons_of(found.id)[-1].id,
         }
+
+
+def test_payments_page_older_and_older_without_overlap(app):
+    """The payments, latest first, a page at a time: each page continues after the last."""
+    from scorekeeper.league import balances
+
+    winning = [(0, (1300, 0), (0, 0))]
+    games = [play(app, ("Ana", "Ben"), winning) for _ in range(3)]
+    with app.app_context():
+        for game_id in games:
+            closing.mark_paid(game_id)
+        league = league_by_slug("our-table").id
+        first = balances.payments(league, limit=2)
+        second = balances.payments(league, after=first.older, limit=2)
+        assert [p.game.id for p in first.payments] == games[:0:-1]  # the last paid first
+        assert [p.game.id for p in second.payments] == [games[0]]
+        assert first.older == games[1]
+        assert second.older is None
+        db.session.remove()

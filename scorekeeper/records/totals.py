@@ -11,7 +11,19 @@ from collections.abc import Iterable, Sequence
 from datetime import date, datetime, time, timedelta
 from typing import Any
 
-from sqlalchemy import and_, bindparam, case, delete, func, insert, or_, select, tuple_
+from sqlalchemy import (
+    and_,
+    bindparam,
+    case,
+    column,
+    delete,
+    func,
+    insert,
+    or_,
+    select,
+    tuple_,
+    values,
+)
 from sqlalchemy.sql.elements import ColumnElement
 
 from scorekeeper.database import insert as upsert
@@ -56,8 +68,6 @@ def add_game(rows: Sequence[dict[str, Any]], day: date, *, unpaid: bool) -> None
     to their players' records, to their records in every season holding ``day``, and to
     their head-to-head: three statements, whatever the league's history."""
     records = [_record_of(row) for row in rows]
-    db.session.execute(_adding(_upsert(PlayerRecord), ["player_id"], RECORD_SUMS), records)
-    db.session.execute(_into_seasons(day), records)
     pairs = [
         {
             "player_id": row["player_id"],
@@ -72,7 +82,38 @@ def add_game(rows: Sequence[dict[str, Any]], day: date, *, unpaid: bool) -> None
         }
         for row in rows
     ]
+    if db.session.get_bind().dialect.name == "postgresql":
+        db.session.execute(_adding_in_one(records, pairs, day))
+        return
+    db.session.execute(_adding(_upsert(PlayerRecord), ["player_id"], RECORD_SUMS), records)
+    db.session.execute(_into_seasons(day), records)
     db.session.execute(_adding(_upsert(PairRecord), ["player_id", "opponent_id"], PAIR_SUMS), pairs)
+
+
+def _adding_in_one(records: list[dict[str, Any]], pairs: list[dict[str, Any]], day: date) -> Any:
+    """The three upserts of :func:`add_game` as one PostgreSQL statement, one round trip
+    (issue 26): the all-time records' and the seasons' as data-modifying ``WITH`` parts of
+    the head-to-head's. Each writes its own table, so none sees another's rows."""
+    names = list(records[0])
+    table = PlayerRecord.__table__.c
+    given = values(*(column(name, table[name].type) for name in names), name="given").data(
+        [tuple(record[name] for name in names) for record in records]
+    )
+    players = _adding(
+        _upsert(PlayerRecord).from_select(names, select(given)), ["player_id"], RECORD_SUMS
+    ).cte("added_to_players")
+    in_seasons = (
+        select(Season.id, given)
+        .join(given, Season.league_id == given.c.league_id)
+        .where(Season.starts_on <= day, Season.ends_on >= day)
+    )
+    seasons = _adding(
+        _upsert(SeasonRecord).from_select(["season_id", *names], in_seasons),
+        ["season_id", "player_id"],
+        RECORD_SUMS,
+    ).cte("added_to_seasons")
+    heads = _adding(_upsert(PairRecord).values(pairs), ["player_id", "opponent_id"], PAIR_SUMS)
+    return heads.add_cte(players, seasons)
 
 
 def _record_of(result: dict[str, Any]) -> dict[str, Any]:

@@ -164,7 +164,7 @@ def test_waitress_still_serves_a_fresh_database(fresh_database, tmp_path):
 
 def test_processes_starting_at_once_share_one_secret_key(tmp_path):
     """Workers make the instance folder's key at the same moment: they all read one key."""
-    from scorekeeper import _secret_key
+    from scorekeeper.app import _secret_key
 
     for attempt in range(20):
         folder = tmp_path / str(attempt)

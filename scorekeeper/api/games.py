@@ -67,8 +67,9 @@ def writable_game(game_id: int, role: Role = Role.SCOREKEEPER) -> Game:
 
 
 def _league_to_change(game_id: int) -> None:
-    """What recording a deal checks before the service loads the game: a token (401), the
-    game (404), then the scorekeeper role in its league (403), read from the league alone."""
+    """What recording, correcting or deleting a deal checks before the service loads the
+    game: a token (401), the game (404), then the scorekeeper role in its league (403),
+    read from the league alone, in one statement."""
     require_user()
     league = None
     if game_id <= MAX_ID:
@@ -223,7 +224,7 @@ def record_deal(game_id: int) -> Response:
 @declared(200, answers.Game, errors=CHANGE, body=DealInput, token=True)
 def edit_deal(game_id: int, number: int) -> Response:
     """Correct any deal; everything after it is recomputed (a finished game may reopen)."""
-    writable_game(game_id)
+    _league_to_change(game_id)
     tally, deal = read_deal(json_body())
     cards: CountedCards | None = deal.cards
     return changed(
@@ -236,7 +237,7 @@ def edit_deal(game_id: int, number: int) -> Response:
 @declared(200, answers.Game, errors=CHANGE, query=DeleteQuery, token=True)
 def delete_deal(game_id: int, number: int) -> Response:
     """Delete any deal; later deals move up one number. ``?version=`` as with a change."""
-    writable_game(game_id)
+    _league_to_change(game_id)
     version = read(DeleteQuery, request.args.to_dict()).version
     return changed(game_id, lambda: game_service.delete_deal(game_id, number, version=version))
 

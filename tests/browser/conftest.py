@@ -210,10 +210,28 @@ class Screen:
         self.start_game()
         address = self.page.url.removeprefix(self.base)
         self.record(0, (290, 160))
+        self.go_offline()
+        return str(address)
+
+    def go_offline(self) -> None:
+        """Wait until this page is kept for offline use, then cut the network (the browser
+        logs the failed requests that follow: expected)."""
         self.wait_until_kept_offline()
         self.page.context.set_offline(True)
         self.expected_errors.append("ERR_INTERNET_DISCONNECTED")
-        return str(address)
+
+    def record_offline(self, out: int, scores: tuple[int, int]) -> None:
+        """Record a deal with no network: Save keeps it on the phone (no page is loaded),
+        one more row on the card marked not yet saved."""
+        from playwright.sync_api import expect
+
+        unsaved = self.page.locator("tr.unsaved-row")
+        before = unsaved.count()
+        self.page.locator(f"label.choice.big:has(input[value='{out}'])").click()
+        self.page.fill("#score0", str(scores[0]))
+        self.page.fill("#score1", str(scores[1]))
+        self.page.locator("button.save").click()
+        expect(unsaved).to_have_count(before + 1)
 
     def accessibility_violations(self) -> list[dict[str, Any]]:
         """axe-core's serious and critical violations on the current page."""

@@ -41,6 +41,35 @@ DESKTOP = {"width": 1280, "height": 900}
 ARTIFACTS = Path(os.environ.get("TEST_ARTIFACTS", "test-artifacts")) / "screenshots"
 PASSWORD = "browser-password"
 
+#: The smallest target a thumb hits reliably, in CSS pixels.
+THUMB = 44
+
+#: What keeps a thumb from each shown element matching ``selector`` (and not inside ``skip``):
+#: smaller than ``least`` px either way, or not the element drawn at its own centre
+#: (``elementFromPoint``: itself, inside it, or the label it is in). With ``scroll``, each is
+#: first scrolled to the middle of the screen; without, it must be wholly on screen as it is.
+UNREACHABLE = """([selector, least, scroll, skip]) => [...document.querySelectorAll(selector)]
+  .filter((element) => element.checkVisibility() && !(skip && element.closest(skip)))
+  .map((element) => {
+    if (scroll) element.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
+    const box = element.getBoundingClientRect();
+    const name = element.outerHTML.slice(0, 80).replace(/\\s+/g, " ");
+    const whole = box.top >= 0 && box.left >= 0
+      && box.bottom <= innerHeight && box.right <= innerWidth;
+    if (!scroll && !whole) {
+      return `${name}: off screen (${Math.round(box.left)}, ${Math.round(box.top)})`;
+    }
+    if (box.width < least || box.height < least) {
+      return `${name}: ${Math.round(box.width)} × ${Math.round(box.height)} px`;
+    }
+    const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+    if (hit !== element && !element.contains(hit) && !hit?.closest("label")?.contains(element)) {
+      return `${name}: covered by ${hit && hit.outerHTML.slice(0, 60)}`;
+    }
+    return "";
+  })
+  .filter((found) => found)"""
+
 
 def _require(condition: bool, reason: str) -> None:
     if condition:
@@ -232,6 +261,13 @@ class Screen:
         self.page.fill("#score1", str(scores[1]))
         self.page.locator("button.save").click()
         expect(unsaved).to_have_count(before + 1)
+
+    def unreachable(self, selector: str, *, scroll: bool = False, skip: str = "") -> list[str]:
+        """What keeps a thumb from the shown targets matching ``selector``, none inside
+        ``skip`` (see :data:`UNREACHABLE`): an empty list when each is a whole, uncovered
+        target of at least 44 × 44 px."""
+        found: list[str] = self.page.evaluate(UNREACHABLE, [selector, THUMB, scroll, skip])
+        return found
 
     def accessibility_violations(self) -> list[dict[str, Any]]:
         """axe-core's serious and critical violations on the current page."""

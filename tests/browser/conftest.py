@@ -351,3 +351,15 @@ def opened_phone(browser: Any, live_server: str, size: str, script: bool) -> Ite
     yield screen
     context.close()
     assert screen.unexpected_errors() == []
+
+
+def phone_at_each_size(*sizes: str) -> Any:
+    """A module's ``phone`` fixture: each of its tests on a phone of each size (every one
+    of :data:`PHONES` unless named), with JavaScript and without."""
+
+    @pytest.fixture(params=phone_cases(*sizes), ids=phone_case_id)
+    def phone(request: pytest.FixtureRequest, browser: Any, live_server: str) -> Iterator[Screen]:
+        with opened_phone(browser, live_server, *request.param) as screen:
+            yield screen
+
+    return phone

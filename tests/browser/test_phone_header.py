@@ -3,12 +3,10 @@ in one menu (a ``<details>``) that opens and works with and without a script, in
 and in French, whose links and buttons are each a thumb's 44 × 44 px target."""
 
 import re
-from collections.abc import Iterator
-from typing import Any
 
 import pytest
 
-from .conftest import ARTIFACTS, Screen, opened_phone, phone_case_id, phone_cases
+from .conftest import ARTIFACTS, Screen, phone_at_each_size
 
 pytestmark = pytest.mark.browser
 
@@ -26,10 +24,7 @@ def shown(screen: Screen, selector: str) -> int:
     )
 
 
-@pytest.fixture(params=phone_cases(), ids=phone_case_id)
-def phone(request: pytest.FixtureRequest, browser: Any, live_server: str) -> Iterator[Screen]:
-    with opened_phone(browser, live_server, *request.param) as screen:
-        yield screen
+phone = phone_at_each_size()
 
 
 def check_header(screen: Screen, where: str) -> None:

@@ -8,12 +8,10 @@ centre (``elementFromPoint``): whole, and under nothing.
 """
 
 import re
-from collections.abc import Iterator
-from typing import Any
 
 import pytest
 
-from .conftest import Screen, opened_phone, phone_case_id, phone_cases
+from .conftest import Screen, phone_at_each_size
 
 pytestmark = pytest.mark.browser
 
@@ -49,10 +47,7 @@ def record(phone: Screen, game: str, deal: tuple[int, tuple[int, int], tuple[int
     phone.save()
 
 
-@pytest.fixture(params=phone_cases(), ids=phone_case_id)
-def phone(request: pytest.FixtureRequest, browser: Any, live_server: str) -> Iterator[Screen]:
-    with opened_phone(browser, live_server, *request.param) as screen:
-        yield screen
+phone = phone_at_each_size()
 
 
 def test_every_target_of_the_game_pages_takes_a_thumb(phone, wikipedia_card):

@@ -41,6 +41,35 @@ DESKTOP = {"width": 1280, "height": 900}
 ARTIFACTS = Path(os.environ.get("TEST_ARTIFACTS", "test-artifacts")) / "screenshots"
 PASSWORD = "browser-password"
 
+#: The smallest target a thumb hits reliably, in CSS pixels.
+THUMB = 44
+
+#: What keeps a thumb from each shown element matching ``selector`` (and not inside ``skip``):
+#: smaller than ``least`` px either way, or not the element drawn at its own centre
+#: (``elementFromPoint``: itself, inside it, or the label it is in). With ``scroll``, each is
+#: first scrolled to the middle of the screen; without, it must be wholly on screen as it is.
+UNREACHABLE = """([selector, least, scroll, skip]) => [...document.querySelectorAll(selector)]
+  .filter((element) => element.checkVisibility() && !(skip && element.closest(skip)))
+  .map((element) => {
+    if (scroll) element.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
+    const box = element.getBoundingClientRect();
+    const name = element.outerHTML.slice(0, 80).replace(/\\s+/g, " ");
+    const whole = box.top >= 0 && box.left >= 0
+      && box.bottom <= innerHeight && box.right <= innerWidth;
+    if (!scroll && !whole) {
+      return `${name}: off screen (${Math.round(box.left)}, ${Math.round(box.top)})`;
+    }
+    if (box.width < least || box.height < least) {
+      return `${name}: ${Math.round(box.width)} × ${Math.round(box.height)} px`;
+    }
+    const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+    if (hit !== element && !element.contains(hit) && !hit?.closest("label")?.contains(element)) {
+      return `${name}: covered by ${hit && hit.outerHTML.slice(0, 60)}`;
+    }
+    return "";
+  })
+  .filter((found) => found)"""
+
 
 def _require(condition: bool, reason: str) -> None:
     if condition:
@@ -210,10 +239,35 @@ class Screen:
         self.start_game()
         address = self.page.url.removeprefix(self.base)
         self.record(0, (290, 160))
+        self.go_offline()
+        return str(address)
+
+    def go_offline(self) -> None:
+        """Wait until this page is kept for offline use, then cut the network (the browser
+        logs the failed requests that follow: expected)."""
         self.wait_until_kept_offline()
         self.page.context.set_offline(True)
         self.expected_errors.append("ERR_INTERNET_DISCONNECTED")
-        return str(address)
+
+    def record_offline(self, out: int, scores: tuple[int, int]) -> None:
+        """Record a deal with no network: Save keeps it on the phone (no page is loaded),
+        one more row on the card marked not yet saved."""
+        from playwright.sync_api import expect
+
+        unsaved = self.page.locator("tr.unsaved-row")
+        before = unsaved.count()
+        self.page.locator(f"label.choice.big:has(input[value='{out}'])").click()
+        self.page.fill("#score0", str(scores[0]))
+        self.page.fill("#score1", str(scores[1]))
+        self.page.locator("button.save").click()
+        expect(unsaved).to_have_count(before + 1)
+
+    def unreachable(self, selector: str, *, scroll: bool = False, skip: str = "") -> list[str]:
+        """What keeps a thumb from the shown targets matching ``selector``, none inside
+        ``skip`` (see :data:`UNREACHABLE`): an empty list when each is a whole, uncovered
+        target of at least 44 × 44 px."""
+        found: list[str] = self.page.evaluate(UNREACHABLE, [selector, THUMB, scroll, skip])
+        return found
 
     def accessibility_violations(self) -> list[dict[str, Any]]:
         """axe-core's serious and critical violations on the current page."""
@@ -297,3 +351,15 @@ def opened_phone(browser: Any, live_server: str, size: str, script: bool) -> Ite
     yield screen
     context.close()
     assert screen.unexpected_errors() == []
+
+
+def phone_at_each_size(*sizes: str) -> Any:
+    """A module's ``phone`` fixture: each of its tests on a phone of each size (every one
+    of :data:`PHONES` unless named), with JavaScript and without."""
+
+    @pytest.fixture(params=phone_cases(*sizes), ids=phone_case_id)
+    def phone(request: pytest.FixtureRequest, browser: Any, live_server: str) -> Iterator[Screen]:
+        with opened_phone(browser, live_server, *request.param) as screen:
+            yield screen
+
+    return phone

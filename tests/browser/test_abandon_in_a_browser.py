@@ -3,18 +3,10 @@ JavaScript: the question opens, the second button does it, the page says so, and
 league's games in progress no longer list it."""
 
 import re
-from collections.abc import Iterator
-from typing import Any
 
-import pytest
+from tests.browser.conftest import ARTIFACTS, Screen, phone_at_each_size
 
-from tests.browser.conftest import ARTIFACTS, Screen, opened_phone, phone_case_id, phone_cases
-
-
-@pytest.fixture(params=phone_cases("390x844", "360x640"), ids=phone_case_id)
-def phone(request: pytest.FixtureRequest, browser: Any, live_server: str) -> Iterator[Screen]:
-    with opened_phone(browser, live_server, *request.param) as screen:
-        yield screen
+phone = phone_at_each_size("390x844", "360x640")
 
 
 def in_view(screen: Screen, selector: str) -> bool:

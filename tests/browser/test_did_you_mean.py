@@ -2,12 +2,9 @@
 the three phone sizes, with and without a script: "Anna" beside Ana, "Benn" beside Ben and
 Ben2 (Ben offered first). One tap on "Use Ana" starts the game with Ana."""
 
-from collections.abc import Iterator
-from typing import Any
-
 import pytest
 
-from .conftest import Screen, opened_phone, phone_case_id, phone_cases
+from .conftest import phone_at_each_size
 
 pytestmark = pytest.mark.browser
 
@@ -24,10 +21,7 @@ UNCOVERED = """(element) => {
 }"""
 
 
-@pytest.fixture(params=phone_cases(), ids=phone_case_id)
-def phone(request: pytest.FixtureRequest, browser: Any, live_server: str) -> Iterator[Screen]:
-    with opened_phone(browser, live_server, *request.param) as screen:
-        yield screen
+phone = phone_at_each_size()
 
 
 def test_anna_and_benn_are_asked_about_before_becoming_players(phone):

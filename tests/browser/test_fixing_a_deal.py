@@ -4,20 +4,15 @@ keeps the Fix page's own address), and once corrected the address is the game pa
 one to keep: opened again, it shows the correction."""
 
 import re
-from collections.abc import Iterator
-from typing import Any
 
 import pytest
 
-from .conftest import Screen, opened_phone, phone_case_id, phone_cases
+from .conftest import Screen, phone_at_each_size
 
 pytestmark = pytest.mark.browser
 
 
-@pytest.fixture(params=phone_cases(), ids=phone_case_id)
-def phone(request: pytest.FixtureRequest, browser: Any, live_server: str) -> Iterator[Screen]:
-    with opened_phone(browser, live_server, *request.param) as screen:
-        yield screen
+phone = phone_at_each_size()
 
 
 def deal_1(phone: Screen) -> list[str]:

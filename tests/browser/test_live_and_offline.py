@@ -101,18 +101,6 @@ def _unsaved(screen: Screen) -> list[str]:
     ]
 
 
-def _record_offline(screen: Screen, out: int, scores: tuple[int, int]) -> None:
-    """Record a deal with no network: Save keeps it on the phone (no page is loaded)."""
-    screen.page.locator(f"label.choice.big:has(input[value='{out}'])").click()
-    screen.page.fill("#score0", str(scores[0]))
-    screen.page.fill("#score1", str(scores[1]))
-    before = len(_unsaved(screen))
-    screen.page.locator("button.save").click()
-    from playwright.sync_api import expect
-
-    expect(screen.page.locator("tr.unsaved-row")).to_have_count(before + 1)
-
-
 def _deals(screen: Screen) -> list[str]:
     """The card's saved deals as the server shows them: number, then the two scores."""
     return list(
@@ -134,8 +122,8 @@ def test_offline_deals_are_kept_on_the_phone_and_saved_once_in_order(phones):
     phone.page.reload()  # opens from the phone: the service worker's copy
     expect(phone.page.locator("#offline-banner")).to_contain_text("You are offline")
     expect(phone.page.locator("#offline-banner")).to_contain_text("kept on this phone")
-    _record_offline(phone, 1, (140, 350))
-    _record_offline(phone, 0, (220, 80))
+    phone.record_offline(1, (140, 350))
+    phone.record_offline(0, (220, 80))
     assert _unsaved(phone) == ["2 140 430 350 510 not yet saved", "3 220 650 80 590 not yet saved"]
     expect(phone.page.locator("#unsaved")).to_contain_text(
         "Provisional totals, not yet saved: 650 / 590"
@@ -165,10 +153,8 @@ def test_a_queued_deal_the_server_refuses_is_kept_with_the_reason(phones):
 
     a, b, url = _game_on_two_phones(phones)
     a.record(0, (290, 160))
-    a.wait_until_kept_offline()
-    a.context.set_offline(True)  # type: ignore[attr-defined]
-    a.expected_errors.append("ERR_INTERNET_DISCONNECTED")  # offline on purpose
-    _record_offline(a, 1, (140, 350))  # kept on phone A, typed after deal 1
+    a.go_offline()
+    a.record_offline(1, (140, 350))  # kept on phone A, typed after deal 1
     b.go(url)
     b.record(0, (220, 80))  # meanwhile phone B records deal 2
     a.expected_errors.append("409 (CONFLICT)")
@@ -194,9 +180,8 @@ def test_a_kept_deal_sent_again_and_again_is_recorded_once(phones):
     phone = phones("phone")
     phone.sign_in()
     phone.start_game()
-    phone.wait_until_kept_offline()
-    phone.context.set_offline(True)  # type: ignore[attr-defined]
-    _record_offline(phone, 0, (290, 160))
+    phone.go_offline()
+    phone.record_offline(0, (290, 160))
     kept = phone.page.evaluate("Object.entries(localStorage)")
     phone.context.set_offline(False)  # type: ignore[attr-defined]
     expect(phone.page.locator("#deal-1")).to_be_visible(timeout=15000)

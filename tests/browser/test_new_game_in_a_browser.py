@@ -3,12 +3,8 @@ two names and at most 5 taps, Start is on the first screen as the page opens, an
 rules line opens every option — with and without JavaScript, in English and French."""
 
 import re
-from collections.abc import Iterator
-from typing import Any
 
-import pytest
-
-from tests.browser.conftest import ARTIFACTS, Screen, opened_phone, phone_case_id, phone_cases
+from tests.browser.conftest import ARTIFACTS, phone_at_each_size
 
 START = ".actions button[name=submit]"
 
@@ -32,10 +28,7 @@ IN_VIEW = """(selector) => {
 }"""
 
 
-@pytest.fixture(params=phone_cases("390x844", "360x640"), ids=phone_case_id)
-def phone(request: pytest.FixtureRequest, browser: Any, live_server: str) -> Iterator[Screen]:
-    with opened_phone(browser, live_server, *request.param) as screen:
-        yield screen
+phone = phone_at_each_size("390x844", "360x640")
 
 
 def test_the_names_and_start_are_a_new_game_start_in_view(phone):

@@ -50,17 +50,6 @@ def league_members(live_server: str, tmp_path: Path) -> Callable[[str, Role], No
     return member
 
 
-def _record_offline(screen: Screen, out: int, scores: tuple[int, int]) -> None:
-    from playwright.sync_api import expect
-
-    before = screen.page.locator("tr.unsaved-row").count()
-    screen.page.locator(f"label.choice.big:has(input[value='{out}'])").click()
-    screen.page.fill("#score0", str(scores[0]))
-    screen.page.fill("#score1", str(scores[1]))
-    screen.page.locator("button.save").click()
-    expect(screen.page.locator("tr.unsaved-row")).to_have_count(before + 1)
-
-
 def _saved_deals(base: str, screen: Screen, url: str) -> list[str]:
     """The deals the server has, read on a fresh tab of the same phone (online)."""
     page = screen.context.new_page()  # type: ignore[attr-defined]
@@ -105,10 +94,8 @@ def test_a_deal_kept_by_one_scorekeeper_is_not_sent_in_anothers_session(phones, 
     phone.start_game()
     url = phone.page.url.removeprefix(phone.base)
     phone.record(0, (290, 160))
-    phone.wait_until_kept_offline()
-    phone.context.set_offline(True)  # type: ignore[attr-defined]
-    phone.expected_errors.append("ERR_INTERNET_DISCONNECTED")
-    _record_offline(phone, 1, (140, 350))  # kept by admin, on admin's page
+    phone.go_offline()
+    phone.record_offline(1, (140, 350))  # kept by admin, on admin's page
 
     # Admin's session ends without a sign-out on this phone (its cookie is gone), and bea
     # signs in on the same browser, online: admin's deal is shown to her, not sent.
@@ -171,7 +158,7 @@ def test_signing_out_asks_about_unsent_deals_then_forgets_them_and_the_cached_pa
 
     phone = phones("phone")
     url = phone.offline_in_a_game()
-    _record_offline(phone, 1, (140, 350))
+    phone.record_offline(1, (140, 350))
 
     # Offline, Sign out asks first, and "Stay signed in" keeps everything.
     _sign_out(phone)
@@ -231,7 +218,7 @@ def test_an_ended_session_says_sign_in_again_and_stops_trying(phones):
 
     phone = phones("phone")
     url = phone.offline_in_a_game()
-    _record_offline(phone, 1, (140, 350))
+    phone.record_offline(1, (140, 350))
 
     # The session ends while the phone is offline (signed out everywhere from elsewhere).
     phone.context.clear_cookies()  # type: ignore[attr-defined]
@@ -277,10 +264,8 @@ def test_a_403_refusal_shows_its_reason(phones, league_members):
     phone.sign_in("bea")
     phone.start_game()
     url = phone.page.url.removeprefix(phone.base)
-    phone.wait_until_kept_offline()
-    phone.context.set_offline(True)  # type: ignore[attr-defined]
-    phone.expected_errors.append("ERR_INTERNET_DISCONNECTED")
-    _record_offline(phone, 0, (290, 160))
+    phone.go_offline()
+    phone.record_offline(0, (290, 160))
     league_members("bea", Role.VIEWER)  # a league admin makes her a viewer meanwhile
     phone.expected_errors.append("403 (FORBIDDEN)")
     phone.context.set_offline(False)  # type: ignore[attr-defined]

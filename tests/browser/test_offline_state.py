@@ -58,9 +58,7 @@ def test_offline_the_page_shows_the_provisional_game_marked_not_yet_saved(phone)
     phone.start_game()  # Ana deals first
     phone.record(0, (290, 160))
     assert "Deal 1 saved." in phone.text(".flashes")
-    phone.wait_until_kept_offline()
-    phone.context.set_offline(True)  # type: ignore[attr-defined]
-    phone.expected_errors.append("ERR_INTERNET_DISCONNECTED")
+    phone.go_offline()
     expect(phone.page.locator("#offline-banner")).to_be_visible()
     _keep(phone, 1, (-50, 350), (0, 1))  # Ana's chapeau, Ben's star
     _keep(phone, 0, (220, 80), (1, 0))
@@ -104,9 +102,7 @@ def test_the_provisional_state_speaks_french_from_the_page(phone):
     phone.start_game()
     phone.from_menu("a.language[lang=fr]")
     phone.page.wait_for_load_state()
-    phone.wait_until_kept_offline()
-    phone.context.set_offline(True)  # type: ignore[attr-defined]
-    phone.expected_errors.append("ERR_INTERNET_DISCONNECTED")
+    phone.go_offline()
     expect(phone.page.locator("#offline-banner")).to_be_visible()
     _keep(phone, 0, (1200, 0), (2, 0))
     state = _state(phone)

@@ -3,46 +3,16 @@ in one menu (a ``<details>``) that opens and works with and without a script, in
 and in French, whose links and buttons are each a thumb's 44 × 44 px target."""
 
 import re
-from collections.abc import Iterator
-from typing import Any
 
 import pytest
 
-from .conftest import ARTIFACTS, Screen, opened_phone, phone_case_id, phone_cases
+from .conftest import ARTIFACTS, Screen, phone_at_each_size
 
 pytestmark = pytest.mark.browser
 
 
-#: The smallest target a thumb hits reliably, in CSS pixels.
-THUMB = 44
-
-#: For each element matching ``selector`` that is shown: "" when it is wholly on screen, at
-#: least 44 × 44 px, and its centre is the element itself (or inside it) as a thumb would hit
-#: it (``elementFromPoint``); otherwise what is wrong, with the start of its HTML.
-TARGETS = """([selector, least]) => [...document.querySelectorAll(selector)]
-  .filter((element) => element.checkVisibility())
-  .map((element) => {
-    const box = element.getBoundingClientRect();
-    const name = element.outerHTML.slice(0, 70);
-    if (box.top < 0 || box.left < 0 || box.bottom > innerHeight || box.right > innerWidth) {
-      return `${name}: off screen (${Math.round(box.left)}, ${Math.round(box.top)})`;
-    }
-    if (box.width < least || box.height < least) {
-      return `${name}: ${Math.round(box.width)} × ${Math.round(box.height)} px`;
-    }
-    const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
-    if (hit !== element && !element.contains(hit)) {
-      return `${name}: covered by ${hit && hit.outerHTML.slice(0, 60)}`;
-    }
-    return "";
-  })"""
-
 HEADER = "header.site a.brand, header.site nav > a[href], header.site summary"
 MENU = "header.site .menu-items a[href], header.site .menu-items button"
-
-
-def problems(screen: Screen, selector: str) -> list[str]:
-    return [found for found in screen.page.evaluate(TARGETS, [selector, THUMB]) if found]
 
 
 def shown(screen: Screen, selector: str) -> int:
@@ -54,10 +24,7 @@ def shown(screen: Screen, selector: str) -> int:
     )
 
 
-@pytest.fixture(params=phone_cases(), ids=phone_case_id)
-def phone(request: pytest.FixtureRequest, browser: Any, live_server: str) -> Iterator[Screen]:
-    with opened_phone(browser, live_server, *request.param) as screen:
-        yield screen
+phone = phone_at_each_size()
 
 
 def check_header(screen: Screen, where: str) -> None:
@@ -69,11 +36,11 @@ def check_header(screen: Screen, where: str) -> None:
     assert header is not None
     assert header["height"] <= 56, f"{where}: the header takes {header['height']} px"
     assert shown(screen, HEADER) >= 3, where  # the site's name, New game, Menu
-    assert problems(screen, HEADER) == [], where
+    assert screen.unreachable(HEADER) == [], where
     assert shown(screen, MENU) == 0, f"{where}: the menu is closed until tapped"
     screen.page.click("header.site .site-menu summary")
     assert shown(screen, MENU) >= 3, where  # Leagues, then sign in or out, the language
-    assert problems(screen, MENU) == [], f"{where}, the menu open"
+    assert screen.unreachable(MENU) == [], f"{where}, the menu open"
     assert screen.overflow() == 0, f"{where}, the menu open"
 
 

@@ -8,12 +8,10 @@ centre (``elementFromPoint``): whole, and under nothing.
 """
 
 import re
-from collections.abc import Iterator
-from typing import Any
 
 import pytest
 
-from .conftest import Screen, opened_phone, phone_case_id, phone_cases
+from .conftest import Screen, phone_at_each_size
 
 pytestmark = pytest.mark.browser
 
@@ -27,27 +25,6 @@ TARGETS = (
     "label:has(input[type=radio]), label:has(input[type=checkbox])"
 )
 
-#: Each shown target that is smaller than ``least`` px either way, or that is not the
-#: element at its own centre once scrolled to the middle of the screen: what is wrong.
-SMALL_OR_COVERED = """([selector, least]) => {
-  const found = [];
-  for (const element of document.querySelectorAll(selector)) {
-    if (element.closest(".menu-items") || !element.checkVisibility()) continue;
-    element.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
-    const box = element.getBoundingClientRect();
-    const name = element.outerHTML.slice(0, 80).replace(/\\s+/g, " ");
-    if (box.width < least || box.height < least) {
-      found.push(`${name}: ${Math.round(box.width)} × ${Math.round(box.height)} px`);
-      continue;
-    }
-    const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
-    if (hit !== element && !element.contains(hit) && !hit?.closest("label")?.contains(element)) {
-      found.push(`${name}: covered by ${hit && hit.outerHTML.slice(0, 60)}`);
-    }
-  }
-  return found;
-}"""
-
 
 def small_targets(screen: Screen) -> list[str]:
     """The page's targets under 44 × 44 px or covered, with every ``<details>`` opened (the
@@ -55,8 +32,7 @@ def small_targets(screen: Screen) -> list[str]:
     screen.page.evaluate(
         "document.querySelectorAll('main details').forEach((d) => { d.open = true; })"
     )
-    found: list[str] = screen.page.evaluate(SMALL_OR_COVERED, [TARGETS, 44])
-    return found
+    return screen.unreachable(TARGETS, scroll=True, skip=".menu-items")
 
 
 def record(phone: Screen, game: str, deal: tuple[int, tuple[int, int], tuple[int, int]]) -> None:
@@ -71,10 +47,7 @@ def record(phone: Screen, game: str, deal: tuple[int, tuple[int, int], tuple[int
     phone.save()
 
 
-@pytest.fixture(params=phone_cases(), ids=phone_case_id)
-def phone(request: pytest.FixtureRequest, browser: Any, live_server: str) -> Iterator[Screen]:
-    with opened_phone(browser, live_server, *request.param) as screen:
-        yield screen
+phone = phone_at_each_size()
 
 
 def test_every_target_of_the_game_pages_takes_a_thumb(phone, wikipedia_card):

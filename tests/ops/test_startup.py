@@ -24,3 +24,20 @@ def test_the_check_sees_a_library_that_is_loaded(tmp_path):
     )
     assert built.stdout.strip().split(",") == ["segno", "networkx"]
     assert set(LAZY) >= {"segno", "networkx", "rapidfuzz", "tqdm", "scorekeeper.api.openapi"}
+
+
+def _loaded_after(statement: str, modules: list[str]) -> set[str]:
+    """Which of ``modules`` a fresh interpreter has loaded once it ran ``statement``."""
+    check = f"{statement}; import sys; print(','.join(m for m in {modules!r} if m in sys.modules))"
+    ran = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True, check=True)
+    return set(filter(None, ran.stdout.strip().split(",")))
+
+
+def test_importing_the_package_alone_loads_no_library():
+    """``import scorekeeper`` (what a script that needs only the engine pays) loads none of
+    the app: not Flask, not the API's schemas (pydantic), not the QR library or fuzzy
+    matching; ``create_app`` is handed out, with all it needs, when first asked for."""
+    heavy = ["flask", "sqlalchemy", "babel", "pydantic", *LAZY]
+    assert _loaded_after("import scorekeeper", heavy) == set()
+    asked = _loaded_after("import scorekeeper; scorekeeper.create_app", heavy)
+    assert {"flask", "sqlalchemy", "babel"} <= asked

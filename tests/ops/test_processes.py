@@ -14,7 +14,7 @@ import threading
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -70,13 +70,35 @@ def _start(command: list[str], database: str, log: Path) -> subprocess.Popen[byt
         return subprocess.Popen(command, env=env, cwd=log.parent, stdout=out, stderr=out)
 
 
-def _wait_until_served(server: subprocess.Popen[bytes], url: str, log: Path) -> None:
+def _started(
+    command: Callable[[int], list[str]], database: str, log: Path
+) -> tuple[subprocess.Popen[bytes], int]:
+    """The server ``command(port)`` starts on a free port, once it answers. A port that
+    another process (a test in the other worker) took between the choice and the bind is
+    chosen again, up to three times."""
+    for _ in range(3):
+        port = _free_port()
+        server = _start(command(port), database, log)
+        try:
+            if _wait_until_served(server, f"http://127.0.0.1:{port}/login", log):
+                return server, port
+        except BaseException:
+            _stop(server)
+            raise
+    pytest.fail(f"no free port in three tries:\n{log.read_text()[-3000:]}")
+
+
+def _wait_until_served(server: subprocess.Popen[bytes], url: str, log: Path) -> bool:
+    """True once ``url`` answers 200; False if the server stopped because its port was
+    taken; a failure if it stopped for any other reason or never answered."""
     deadline = time.monotonic() + START_SECONDS
     while time.monotonic() < deadline:
+        if server.poll() is not None and "Address already in use" in log.read_text():
+            return False
         assert server.poll() is None, f"the server stopped:\n{log.read_text()[-3000:]}"
         try:
             if _get(url) == 200:
-                return
+                return True
         except OSError:
             pass
         time.sleep(0.3)
@@ -107,9 +129,9 @@ def _migrated_once(database: str) -> None:
 
 
 def test_four_gunicorn_workers_start_on_a_fresh_database(fresh_database, tmp_path):
-    port, log = _free_port(), tmp_path / "gunicorn.log"
-    server = _start(
-        [
+    log = tmp_path / "gunicorn.log"
+    server, port = _started(
+        lambda port: [
             sys.executable,
             "-m",
             "gunicorn",
@@ -128,7 +150,6 @@ def test_four_gunicorn_workers_start_on_a_fresh_database(fresh_database, tmp_pat
     )
     try:
         url = f"http://127.0.0.1:{port}/login"
-        _wait_until_served(server, url, log)
         # Sync workers answer one request at a time: requests sent at once spread over all.
         answered: dict[str, set[str]] = {}
         deadline = time.monotonic() + START_SECONDS
@@ -151,14 +172,13 @@ def test_four_gunicorn_workers_start_on_a_fresh_database(fresh_database, tmp_pat
 
 
 def test_waitress_still_serves_a_fresh_database(fresh_database, tmp_path):
-    port, log = _free_port(), tmp_path / "waitress.log"
-    server = _start(
-        [sys.executable, "-m", "scorekeeper.ops.serve", "--port", str(port)], fresh_database, log
+    log = tmp_path / "waitress.log"
+    server, _port = _started(
+        lambda port: [sys.executable, "-m", "scorekeeper.ops.serve", "--port", str(port)],
+        fresh_database,
+        log,
     )
-    try:
-        _wait_until_served(server, f"http://127.0.0.1:{port}/login", log)
-    finally:
-        _stop(server)
+    _stop(server)
     _migrated_once(fresh_database)
 
 

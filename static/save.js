@@ -90,10 +90,7 @@
     status(form, "");
     try {
       // Not following the redirect leaves the "Deal saved" message for the next page.
-      const response = await fetch(form.action, {
-        method: "POST", body: data, credentials: "same-origin", redirect: "manual",
-        headers: { "X-Requested-With": "fetch" },
-      });
+      const response = await post(form.action, data, { "X-Requested-With": "fetch" });
       if (response.type === "opaqueredirect") {
         openAfresh(form.dataset.next);
         return;
@@ -143,11 +140,14 @@
     }
   });
 
-  // A deal the offline queue kept, sent now that the network is back: sent from here too,
-  // so every save leaves the page through this script. The queue reads the answer itself
-  // (a redirect is saved; a refusal says why in its X-Refusal code and data-reason words).
-  function post(address, data) {
-    return fetch(address, { method: "POST", body: data, credentials: "same-origin", redirect: "manual" });
+  // Every save this page sends: a form submitted here (send), and a deal the offline queue
+  // kept, sent once the network is back (window.Mille.post). A redirect is not followed, so
+  // a saved deal is told from a refusal, which says why in its X-Refusal code and
+  // data-reason words; the queue reads its answers itself.
+  function post(address, data, headers = {}) {
+    return fetch(address, {
+      method: "POST", body: data, credentials: "same-origin", redirect: "manual", headers,
+    });
   }
 
   window.Mille = {

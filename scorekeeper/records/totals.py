@@ -66,7 +66,8 @@ RECORD_SUMS = (
 def add_game(rows: Sequence[dict[str, Any]], day: date, *, unpaid: bool) -> None:
     """A game's two new results (:func:`.results.result_values`, numbered and rated) added
     to their players' records, to their records in every season holding ``day``, and to
-    their head-to-head: three statements, whatever the league's history."""
+    their head-to-head: three statements, whatever the league's history (one on
+    PostgreSQL, :func:`_adding_in_one`)."""
     records = [_record_of(row) for row in rows]
     pairs = [
         {

@@ -31,6 +31,7 @@ from scorekeeper.records.payment_handles import (
     set_handle,
 )
 from scorekeeper.table import seats
+from scorekeeper.table import service as game_service
 from scorekeeper.table.change_forms import AgreeForm, GameChangeForm
 from scorekeeper.table.forms import PaymentHandleForm
 from scorekeeper.table.shown_card import ShownCard
@@ -235,14 +236,13 @@ def seat_receipt(token: str) -> Response:
 
 
 def _render_receipt(game: Game, link: str, *, show_handle: bool, token: str | None = None) -> str:
-    shown = ShownCard.of(game)
-    settlement = shown.settlement
+    card, settlement = game_service.card_of(game)
     if settlement is None:
         abort(404)  # no receipt before the end
     return render_template(
         "table/receipt.html",
         game=game,
-        card=shown.card,
+        card=card,
         settlement=settlement,
         agreements=seats.agreements(game),
         receipt=_receipt(game, settlement, link, show_handle=show_handle),

@@ -9,7 +9,6 @@ import re
 import shutil
 import threading
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -30,13 +29,13 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
-PHONE = {"width": 390, "height": 844}
 #: The phone screens the pages are checked at: the two the brief names, and the smallest.
 PHONES = {
     "390x844": {"width": 390, "height": 844},
     "360x640": {"width": 360, "height": 640},
     "320x568": {"width": 320, "height": 568},
 }
+PHONE = PHONES["390x844"]
 DESKTOP = {"width": 1280, "height": 900}
 ARTIFACTS = Path(os.environ.get("TEST_ARTIFACTS", "test-artifacts")) / "screenshots"
 PASSWORD = "browser-password"
@@ -334,37 +333,26 @@ def phone(phones: Callable[[str], Screen]) -> Screen:
     return phones("phone")
 
 
-def phone_cases(*sizes: str) -> list[tuple[str, bool]]:
-    """Each phone size (every one of :data:`PHONES` unless named), with JavaScript and
-    without: the params of a module's ``phone`` fixture, read by :func:`opened_phone`."""
-    return [(size, script) for size in sizes or PHONES for script in (True, False)]
-
-
-def phone_case_id(case: tuple[str, bool]) -> str:
-    return f"{case[0]}-{'js' if case[1] else 'nojs'}"
-
-
-@contextmanager
-def opened_phone(browser: Any, live_server: str, size: str, script: bool) -> Iterator[Screen]:
-    """A phone of ``size`` (a key of :data:`PHONES`), with or without JavaScript
-    (``screen.script``); no page it showed may have had a script error."""
-    context = browser.new_context(
-        viewport=PHONES[size], is_mobile=True, has_touch=True, java_script_enabled=script
-    )
-    screen = Screen(context.new_page(), live_server, phone_case_id((size, script)))
-    screen.script = script  # type: ignore[attr-defined]
-    yield screen
-    context.close()
-    assert screen.unexpected_errors() == []
-
-
 def phone_at_each_size(*sizes: str) -> Any:
     """A module's ``phone`` fixture: each of its tests on a phone of each size (every one
-    of :data:`PHONES` unless named), with JavaScript and without."""
+    of :data:`PHONES` unless named), with JavaScript and without (``screen.script``); no
+    page it showed may have had a script error."""
 
-    @pytest.fixture(params=phone_cases(*sizes), ids=phone_case_id)
+    def named(case: tuple[str, bool]) -> str:
+        return f"{case[0]}-{'js' if case[1] else 'nojs'}"
+
+    cases = [(size, script) for size in sizes or PHONES for script in (True, False)]
+
+    @pytest.fixture(params=cases, ids=named)
     def phone(request: pytest.FixtureRequest, browser: Any, live_server: str) -> Iterator[Screen]:
-        with opened_phone(browser, live_server, *request.param) as screen:
-            yield screen
+        size, script = request.param
+        context = browser.new_context(
+            viewport=PHONES[size], is_mobile=True, has_touch=True, java_script_enabled=script
+        )
+        screen = Screen(context.new_page(), live_server, named(request.param))
+        screen.script = script  # type: ignore[attr-defined]
+        yield screen
+        context.close()
+        assert screen.unexpected_errors() == []
 
     return phone

@@ -6,9 +6,10 @@ rewrites the game's two :class:`GameResult` rows from the game's own derived
 columns, then walks the league's results from that game onward in game order —
 ``(finished_at, game_id)`` — renumbering, re-rating and re-adding each player's
 running net (:mod:`.ratings`), and finally adds up again the records of every
-player that walk touched (:mod:`.totals`) — or, in the usual case of a game that
-ends after every other, adds its two results to its players' records
-(:func:`add_newest`), so the cost doesn't grow with their history. Nothing here is
+player that walk touched (:mod:`.totals`). In the usual cases at the table the cost
+doesn't grow with the players' history: a game that ends after every other adds its
+two results to its players' records (:func:`add_newest`), and a correction or an undo
+of such a game changes them by the difference (:func:`change_newest`). Nothing here is
 ever recomputed while a page is read, and nothing is cached: a page reads what the
 last change committed.
 
@@ -18,13 +19,12 @@ last change committed.
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import delete, insert, select, union_all
+from sqlalchemy import delete, insert, select, union_all, update
 
 from scorekeeper.models import Game, GameResult, PairRecord, PlayerRecord, SeasonRecord, db
 from scorekeeper.records import totals
 from scorekeeper.records.ratings import (
     FIRST_GAME,
-    RUNNING_COLUMNS,
     Running,
     assign,
     rate_from_scratch,
@@ -47,6 +47,8 @@ def game_changed(game: Game, *, was_finished: bool = True) -> None:
             return  # a game in progress with no results: nothing derived changes
         if add_newest(game):
             return
+    elif change_newest(game):
+        return
     stored = {row.player_id: row for row in _results_of(game.id)}
     if not stored and not game.counts:
         return
@@ -100,18 +102,66 @@ def add_newest(game: Game) -> bool:
     return True
 
 
+def change_newest(game: Game) -> bool:
+    """The usual correction or undo at the table: a change to a finished game that is
+    still the newest of both its players. Its two results are rated again from the
+    players' results before it and rewritten, or deleted if the game no longer counts,
+    and the records change by the difference (:func:`.totals.change_game`) — four
+    statements on PostgreSQL, however long the league's history.
+
+    Exactly what the full walk in :func:`game_changed` would write, as :func:`add_newest`
+    is (``tests/league/test_leagues_data.py``). Returns False, having written nothing, if
+    either player has a later result or the game's end has moved.
+    """
+    newest = _newest_results((game.player0_id, game.player1_id), count=2)
+    if any(not rows or rows[0].game_id != game.id for rows in newest.values()):
+        return False
+    old = [rows[0]._asdict() for rows in newest.values()]
+    before = {player: rows[1] if len(rows) > 1 else None for player, rows in newest.items()}
+    ended = old[0]["finished_at"]
+    unpaid = game.paid_at is None
+    if not game.counts:
+        db.session.execute(delete(GameResult).where(GameResult.game_id == game.id))
+        previous = {player: row and row._asdict() for player, row in before.items()}
+        totals.change_game(old, None, ended.date(), unpaid=unpaid, previous=previous)
+        return True
+    if game.finished_at != ended:
+        return False
+    new = result_values(game)
+    winner, loser = sorted(new, key=lambda row: not row["won"])
+    rate_game(winner, loser, [_running(before[row["player_id"]]) for row in (winner, loser)])
+    db.session.execute(update(GameResult), new)  # by primary key, one executemany
+    totals.change_game(old, new, ended.date(), unpaid=unpaid, previous={})
+    return True
+
+
+def _running(result: Any) -> Running:
+    return FIRST_GAME if result is None else running_after(result)
+
+
 def _last_results(players: Sequence[int]) -> list[Any]:
     """Each player's last result in game order (none for a first game), in one statement."""
+    return [rows[0] for rows in _newest_results(players, count=1).values() if rows]
+
+
+def _newest_results(players: Sequence[int], *, count: int) -> dict[int, list[Any]]:
+    """Each player's ``count`` newest results, newest first, whole, in one statement."""
     r = GameResult
-    last = [
-        select(r.player_id, r.game_id, *RUNNING_COLUMNS)
+    newest = [
+        select(r.__table__)
         .where(r.player_id == player)
         .order_by(r.finished_at.desc(), r.game_id.desc())
-        .limit(1)
+        .limit(count)
         .subquery()
         for player in players
     ]
-    return list(db.session.execute(union_all(*(select(each) for each in last))))
+    rows = db.session.execute(union_all(*(select(each) for each in newest)))
+    found: dict[int, list[Any]] = {player: [] for player in players}
+    for row in rows:
+        found[row.player_id].append(row)
+    for each in found.values():
+        each.sort(key=lambda row: (row.finished_at, row.game_id), reverse=True)
+    return found
 
 
 def rebuild_league(league_id: int) -> None:

@@ -68,27 +68,83 @@ def add_game(rows: Sequence[dict[str, Any]], day: date, *, unpaid: bool) -> None
     to their players' records, to their records in every season holding ``day``, and to
     their head-to-head: three statements, whatever the league's history (one on
     PostgreSQL, :func:`_adding_in_one`)."""
-    records = [_record_of(row) for row in rows]
-    pairs = [
-        {
-            "player_id": row["player_id"],
-            "opponent_id": row["opponent_id"],
-            "league_id": row["league_id"],
-            "played": 1,
-            "won": int(row["won"]),
-            "net": row["net"],
-            "unpaid_games": int(unpaid),
-            "unpaid_won": row["net"] if unpaid and row["won"] else 0,
-            "unpaid_lost": -row["net"] if unpaid and not row["won"] else 0,
-        }
-        for row in rows
-    ]
+    _add([_record_of(row) for row in rows], [_pair_of(row, unpaid) for row in rows], day)
+
+
+def change_game(
+    old: Sequence[dict[str, Any]],
+    new: Sequence[dict[str, Any]] | None,
+    day: date,
+    *,
+    unpaid: bool,
+    previous: dict[int, dict[str, Any] | None],
+) -> None:
+    """A game that is the newest result of both its players changed its two results from
+    ``old`` to ``new``, or stopped counting (``new`` None): the records :func:`add_game`
+    adds to change by the difference, so the cost doesn't grow with the history.
+
+    A record takes its running values (rating, skill, games) from its player's newest
+    result: ``new``'s or, when the game is taken away, the one before it (``previous``,
+    None for a player's first game). A record left with no game is deleted, as adding
+    the results up again would leave none.
+    """
+    now = {row["player_id"]: row for row in new or ()}
+    records, pairs = [], []
+    for result in old:
+        then = now.get(result["player_id"])
+        record = _difference(then and _record_of(then), _record_of(result), RECORD_SUMS)
+        if then is None:
+            record.update(_last_of(previous[result["player_id"]] or result))
+        records.append(record)
+        pairs.append(
+            _difference(then and _pair_of(then, unpaid), _pair_of(result, unpaid), PAIR_SUMS)
+        )
+    _add(records, pairs, day)
+    if new is None:
+        _drop_empty([(row["player_id"], row["opponent_id"]) for row in old])
+
+
+def _difference(
+    now: dict[str, Any] | None, was: dict[str, Any], sums: Sequence[str]
+) -> dict[str, Any]:
+    """What turns the row ``was`` adds to a record into what ``now`` adds (nothing, if
+    None): each of the sums' difference, and the rest of ``now`` (or of ``was``)."""
+    return {
+        **was,
+        **(now or {}),
+        **{name: (now[name] if now else 0) - was[name] for name in sums},
+    }
+
+
+def _add(records: list[dict[str, Any]], pairs: list[dict[str, Any]], day: date) -> None:
+    """``records`` added to the players' records and to their records in every season
+    holding ``day``, and ``pairs`` to their head-to-head."""
     if db.session.get_bind().dialect.name == "postgresql":
         db.session.execute(_adding_in_one(records, pairs, day))
         return
     db.session.execute(_adding(_upsert(PlayerRecord), ["player_id"], RECORD_SUMS), records)
     db.session.execute(_into_seasons(day), records)
     db.session.execute(_adding(_upsert(PairRecord), ["player_id", "opponent_id"], PAIR_SUMS), pairs)
+
+
+def _drop_empty(pairs: list[tuple[int, int]]) -> None:
+    """The records of these pairs' players, and their head-to-head, that have no game left
+    (one statement on PostgreSQL, its first two deletes as ``WITH`` parts of the third)."""
+    players = sorted({player for pair in pairs for player in pair})
+    both_ways = sorted({(a, b) for pair in pairs for a, b in (pair, pair[::-1])})
+    deletes = [
+        delete(PlayerRecord).where(PlayerRecord.player_id.in_(players), PlayerRecord.played == 0),
+        delete(SeasonRecord).where(SeasonRecord.player_id.in_(players), SeasonRecord.played == 0),
+        delete(PairRecord).where(
+            _pairs_in(PairRecord.player_id, PairRecord.opponent_id, both_ways),
+            PairRecord.played == 0,
+        ),
+    ]
+    if db.session.get_bind().dialect.name == "postgresql":
+        *parts, last = deletes
+        deletes = [last.add_cte(*(part.cte(f"dropped_{n}") for n, part in enumerate(parts)))]
+    for statement in deletes:
+        db.session.execute(statement)
 
 
 def _adding_in_one(records: list[dict[str, Any]], pairs: list[dict[str, Any]], day: date) -> Any:
@@ -134,7 +190,28 @@ def _record_of(result: dict[str, Any]) -> dict[str, Any]:
         "deals": result["deals"],
         "points": result["total"],
         "rating_start": result["rating_before"],  # kept by a record that exists
-        **{record: result[name] for record, name in LAST_RESULT.items()},
+        **_last_of(result),
+    }
+
+
+def _last_of(result: dict[str, Any]) -> dict[str, Any]:
+    """The running values a record takes from its player's newest result."""
+    return {record: result[name] for record, name in LAST_RESULT.items()}
+
+
+def _pair_of(result: dict[str, Any], unpaid: bool) -> dict[str, Any]:
+    """What one result adds to its player's head-to-head with the opponent."""
+    won, net = result["won"], result["net"]
+    return {
+        "player_id": result["player_id"],
+        "opponent_id": result["opponent_id"],
+        "league_id": result["league_id"],
+        "played": 1,
+        "won": int(won),
+        "net": net,
+        "unpaid_games": int(unpaid),
+        "unpaid_won": net if unpaid and won else 0,
+        "unpaid_lost": -net if unpaid and not won else 0,
     }
 
 

@@ -438,6 +438,73 @@ def test_reopening_and_finishing_a_middle_game_moves_it_to_the_end(app, history)
         assert_no_drift(league)
 
 
+def no_walk(monkeypatch):
+    """Fail if a change walks the results from a game on: the newest game of both its
+    players changes its records by the difference (``results.change_newest``)."""
+
+    def walked(*_args):
+        raise AssertionError("the change walked the results from a game on")
+
+    monkeypatch.setattr(results, "rerate", walked)
+    monkeypatch.setattr(results.totals, "refresh_records", walked)
+
+
+def test_changes_to_the_newest_game_match_a_walk_without_one(app, history, monkeypatch):
+    """Corrections, undos, abandoning and restoring of the game that is the newest of both
+    its players — the winner changing, the game reopening and ending again — leave every
+    derived row as the deals alone say, without walking the history."""
+    rng = random.Random(26)
+    with app.app_context():
+        league = history["league"]
+        newest = history["ids"][-1]
+        closing.unlock(newest)  # it was marked paid
+        no_walk(monkeypatch)
+        for _ in range(12):
+            game = db.session.get(Game, newest)
+            last = game.deal_count
+            change = rng.choice(("correct", "undo", "abandon"))
+            if change == "correct":  # the last deal won by either player, by a wide margin
+                out = rng.choice((0, 1))
+                scores = (900, 40) if out == 0 else (40, 900)
+                game_service.edit_deal(
+                    newest, last, Tally(Seat(out), scores, (rng.choice((0, 1)), 0))
+                )
+            elif change == "undo":
+                game_service.delete_deal(newest, last)
+                assert_no_drift(league)
+                out = rng.choice((0, 1))
+                game_service.record_deal(
+                    newest, Tally(Seat(out), (1200, 0) if out == 0 else (0, 1200))
+                )
+            else:
+                closing.abandon(newest)
+                assert_no_drift(league)
+                closing.restore(newest)
+            assert db.session.get(Game, newest).finished
+            assert_no_drift(league)
+        after = stored(league) | {"shown": shown(league)}
+        monkeypatch.undo()
+        results.rebuild_league(league)
+        db.session.commit()
+        assert stored(league) | {"shown": shown(league)} == after
+
+
+def test_undoing_a_players_first_game_leaves_them_no_record(app, history, monkeypatch):
+    """A newcomer's first game, reopened: their records, all time and in the season, and
+    their head-to-head are gone, not left at zero games."""
+    with app.app_context():
+        league = history["league"]
+        game_id = play(league, ("Ana", "Eve"), [(1, (100, 1300), (0, 1))])
+        eve = db.session.get(Game, game_id).player1_id
+        assert eve in assert_no_drift(league)["records"]
+        no_walk(monkeypatch)
+        game_service.delete_deal(game_id, 1)
+        now = assert_no_drift(league)
+        assert eve not in now["records"]
+        assert all(eve not in records for records in now["seasons"].values())
+        assert not any(eve in pair for pair in now["pairs"])
+
+
 def test_paying_and_unlocking_change_balances_but_not_standings(app, history):
     with app.app_context():
         league = history["league"]

@@ -106,31 +106,39 @@ def on_start() -> None:
     submissions.prune()
 
 
+#: The settings every app starts from (``configure`` puts the environment's on top).
+DEFAULTS: dict[str, Any] = {
+    "AUTO_MIGRATE": True,
+    # A token that survives an evening at the table.
+    "WTF_CSRF_TIME_LIMIT": 12 * 3600,
+    "SESSION_COOKIE_SAMESITE": "Lax",
+    "SESSION_COOKIE_HTTPONLY": True,
+    "REMEMBER_COOKIE_DURATION": timedelta(days=30),
+    "REMEMBER_COOKIE_SAMESITE": "Lax",
+    "REMEMBER_COOKIE_HTTPONLY": True,
+    # The largest request a page takes (security.allows_body: more for one): a larger one
+    # is refused (413) from its Content-Length, before it is read. Flask's limits on
+    # a form's fields in memory and its number of parts, stated here to be seen.
+    "MAX_CONTENT_LENGTH": 1024 * 1024,
+    "MAX_FORM_MEMORY_SIZE": 500_000,
+    "MAX_FORM_PARTS": 1000,
+    # Reverse proxies in front of the app whose X-Forwarded-* headers count (web/https.py).
+    "PROXY_FIX": 0,
+    # Pages, JSON and exports compressed when the client asks; static files come
+    # compressed already (assets). Brotli first, where the browser takes it: smaller.
+    # A streamed answer (the exports) is compressed as it is made, gzip too (issue 26).
+    "COMPRESS_ALGORITHM": ["br", "gzip"],
+    "COMPRESS_ALGORITHM_STREAMING": ["br", "gzip"],
+}
+
+
 def configure(app: Flask, test_config: dict[str, Any] | None) -> None:
     """The defaults, then ``SCOREKEEPER_*`` and ``DATABASE_URL`` from the environment, then
     ``test_config``; a secret key made on first start unless one is given."""
     os.makedirs(app.instance_path, exist_ok=True)
     app.config.from_mapping(
+        DEFAULTS,
         SQLALCHEMY_DATABASE_URI=f"sqlite:///{Path(app.instance_path) / 'scorekeeper.sqlite'}",
-        AUTO_MIGRATE=True,
-        # A token that survives an evening at the table.
-        WTF_CSRF_TIME_LIMIT=12 * 3600,
-        SESSION_COOKIE_SAMESITE="Lax",
-        SESSION_COOKIE_HTTPONLY=True,
-        REMEMBER_COOKIE_DURATION=timedelta(days=30),
-        REMEMBER_COOKIE_SAMESITE="Lax",
-        REMEMBER_COOKIE_HTTPONLY=True,
-        # The largest request a page takes (security.allows_body: more for one): a larger one
-        # is refused (413) from its Content-Length, before it is read. Flask's limits on
-        # a form's fields in memory and its number of parts, stated here to be seen.
-        MAX_CONTENT_LENGTH=1024 * 1024,
-        MAX_FORM_MEMORY_SIZE=500_000,
-        MAX_FORM_PARTS=1000,
-        # Reverse proxies in front of the app whose X-Forwarded-* headers count (web/https.py).
-        PROXY_FIX=0,
-        # Pages, JSON and exports compressed when the client asks; static files come
-        # compressed already (assets). Brotli first, where the browser takes it: smaller.
-        COMPRESS_ALGORITHM=["br", "gzip"],
     )
     app.config.from_prefixed_env("SCOREKEEPER")
     if "DATABASE_URL" in os.environ:

@@ -4,6 +4,7 @@ import io
 import json
 import random
 import re
+import zlib
 from datetime import date, datetime, timedelta
 
 import pytest
@@ -850,6 +851,27 @@ def test_a_csv_of_paper_score_cards_imports_with_progress(public, app, table, cl
         game = db.session.scalars(select(Game).order_by(Game.id)).first()
         assert (game.total0, game.total1, game.amount_due) == (1275, 1180, 1000)
         assert str(game.finished_at) == "2024-05-01 00:00:00"
+
+
+def test_the_import_progress_reaches_a_browser_as_it_is_made(app, table):
+    """Compressed for a browser (gzip, each part flushed), every part of the progress page
+    can be read as it arrives: a brotli stream would hold it all to the end."""
+    data = {"format": "csv", "file": (io.BytesIO(PAPER_CARDS.encode()), "cards.csv")}
+    response = table.client.post(
+        "/leagues/our-table/import",
+        data=data,
+        content_type="multipart/form-data",
+        headers={"Accept-Encoding": "gzip, deflate, br, zstd"},  # Chromium's
+        buffered=False,
+    )
+    assert response.headers["Content-Encoding"] == "gzip"
+    decoder = zlib.decompressobj(zlib.MAX_WBITS | 16)
+    parts = [decoder.decompress(chunk).decode() for chunk in response.response]
+    response.close()
+    assert len(parts) >= 3
+    assert all(parts[:-1]), "a part arrived that could not be read yet"
+    assert "Saved 2 of 2 games…" in "".join(parts[:-2])  # before the page's end
+    assert "<li>Imported 2 games (8 deals).</li>" in "".join(parts)
 
 
 @pytest.mark.slow

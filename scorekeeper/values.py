@@ -37,6 +37,8 @@ def read_whole_number(text: str | None) -> object:
     person typed on a page or wrote in a CSV file."""
     if text is None:
         return None
+    if text.isascii() and text.isdigit() and len(text) <= _TOO_MANY_DIGITS:
+        return int(text)  # plain digits, as a CSV of thousands of deals mostly holds
     if len(text) > MAX_TYPED_NUMBER:
         return text[:MAX_TYPED_NUMBER]  # not a number, whatever follows: refused as one
     cleaned = text.strip().replace("−", "-").replace(" ", "").replace(",", "")

@@ -30,6 +30,8 @@ from sqlalchemy import (
     text,
 )
 
+from scorekeeper.database import copy_rows
+
 #: Rows fetched, or sent, at a time.
 BATCH: Final = 5000
 
@@ -113,7 +115,7 @@ def insert_rows(
     tuples = (_values(row, names, readers) for row in rows)
     dialect = connection.dialect.name
     if dialect == "postgresql":
-        return _copy(connection, table, names, tuples)
+        return copy_rows(connection, table.name, names, tuples)
     count = 0
     for batch in _batches(tuples):
         if dialect == "sqlite":
@@ -137,22 +139,6 @@ def _values(
     for index, read in readers:
         values[index] = read(values[index])
     return tuple(values)
-
-
-def _copy(connection: Connection, table: Table, names: list[str], rows: Iterable[Any]) -> int:
-    quote = connection.dialect.identifier_preparer.quote
-    columns = ", ".join(quote(name) for name in names)
-    count = 0
-    driver = connection.connection.driver_connection
-    assert driver is not None
-    with (
-        driver.cursor() as cursor,
-        cursor.copy(f"COPY {quote(table.name)} ({columns}) FROM STDIN") as copy,
-    ):
-        for row in rows:
-            copy.write_row(row)
-            count += 1
-    return count
 
 
 def _batches(rows: Iterable[Any]) -> Iterator[list[Any]]:

@@ -21,6 +21,7 @@ from typing import Any
 
 from sqlalchemy import delete, insert, select, union_all, update
 
+from scorekeeper.database import insert_many
 from scorekeeper.models import Game, GameResult, PairRecord, PlayerRecord, SeasonRecord, db
 from scorekeeper.records import totals
 from scorekeeper.records.ratings import (
@@ -183,7 +184,7 @@ def rebuild_league(league_id: int) -> None:
     for batch in games.partitions():
         rows = [values for game in batch for values in result_values(game)]
         rate_from_scratch(rows, running)  # numbered and rated before the insert
-        db.session.execute(insert(GameResult), rows)
+        insert_many(db.session.connection(), GameResult, rows)
     in_league = GameResult.league_id == league_id
     players = set(db.session.scalars(select(GameResult.player_id).where(in_league)))
     totals.refresh_records(league_id, players, since=None)

@@ -8,7 +8,7 @@ import zlib
 from datetime import date, datetime, timedelta
 
 import pytest
-from sqlalchemy import select, update
+from sqlalchemy import func, select, update
 from sqlalchemy.orm import selectinload
 
 from scorekeeper import json_stream
@@ -25,6 +25,7 @@ from scorekeeper.league.transfer.read_csv import parse_csv
 from scorekeeper.league.transfer.read_json import parse_json
 from scorekeeper.league.transfer.save import import_all
 from scorekeeper.models import (
+    Deal,
     Game,
     GameResult,
     League,
@@ -586,6 +587,36 @@ def test_json_export_imports_into_an_empty_league_losslessly(public, app, table,
     )
     assert again.status_code == 422
     assert "A league export is imported into a league without games" in again.get_data(as_text=True)
+
+
+def test_a_deals_counted_cards_and_moment_come_back_from_a_json_export(public, app, table, client):
+    """What a deal keeps beyond its tally goes in with the deals' bulk insert (issue 26),
+    as the database would have kept it from the ORM: the cards' JSON, a moment's
+    microseconds, and no cards as SQL NULL."""
+    game_id = table.start_game()
+    table.record(game_id, 0, (300, 200))
+    table.record(game_id, 1, (100, 250))
+    cards = {"out": 0, "players": [{"tens": 2}, {"kings": 1}], "note": "é"}
+    recorded = datetime(2025, 3, 14, 20, 15, 0, 123456)
+    with app.app_context():
+        db.session.execute(
+            update(Deal)
+            .where(Deal.game_id == game_id, Deal.number == 1)
+            .values(cards=cards, created_at=recorded)
+        )
+        db.session.commit()
+        league_service.create_league("Copy")
+    exported = client.get("/leagues/our-table/export.json").get_data(as_text=True)
+    answer = upload(table.client, "copy", exported, "our-table.json", "json")  # read: it runs
+    assert "Imported 1 games (2 deals)." in answer.get_data(as_text=True)
+    with app.app_context():
+        copy = league_by_slug("copy").id
+        deals = db.session.scalars(
+            select(Deal).join(Game).where(Game.league_id == copy).order_by(Deal.number)
+        ).all()
+        assert (deals[0].cards, deals[0].created_at) == (cards, recorded)
+        assert deals[1].cards is None
+        assert db.session.scalar(select(func.count()).where(Deal.cards.is_(None))) >= 1
 
 
 def test_a_json_file_that_contradicts_its_deals_is_refused(

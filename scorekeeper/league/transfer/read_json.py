@@ -207,7 +207,7 @@ def _with_json_deals(
     if len(problems.found) > before:
         return None
     try:
-        card = game.card
+        card = game.replayed()
     except DealAfterEnd as error:
         problems.add(f"{where}, deal {error.ended_at + 1}", str(error))
         return None

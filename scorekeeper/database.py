@@ -172,8 +172,8 @@ def copy_rows(
     connection: Connection, table: str, names: Sequence[str], rows: Iterable[Sequence[Any]]
 ) -> int:
     """``rows`` (values in the order of ``names``, each as the database reads it: JSON as
-    its text) written into the table named ``table`` by PostgreSQL's ``COPY … FROM STDIN``, in this
-    connection's transaction, the fastest way in for many rows; how many."""
+    its text) written into the table named ``table`` by PostgreSQL's ``COPY … FROM
+    STDIN``, in this connection's transaction, the fastest way in for many rows; how many."""
     quote = connection.dialect.identifier_preparer.quote
     columns = ", ".join(quote(name) for name in names)
     count = 0
@@ -215,6 +215,9 @@ def insert_many(connection: Connection, model: Any, rows: Sequence[dict[str, Any
     if not rows:
         return
     table = model.__table__
+    if connection.dialect.name not in ("postgresql", "sqlite"):
+        connection.execute(table.insert(), rows)  # any other database: SQLAlchemy's way
+        return
     names = list(rows[0])
     kinds = [_as_stored(table.c[name], connection.dialect.name) for name in names]
     tuples = (

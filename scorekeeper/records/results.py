@@ -107,8 +107,8 @@ def change_newest(game: Game) -> bool:
     """The usual correction or undo at the table: a change to a finished game that is
     still the newest of both its players. Its two results are rated again from the
     players' results before it and rewritten, or deleted if the game no longer counts,
-    and the records change by the difference (:func:`.totals.change_game`) — four
-    statements on PostgreSQL, however long the league's history.
+    and the records change by the difference (:func:`.totals.change_game`) — three
+    statements on PostgreSQL, four for an undo, however long the league's history.
 
     Exactly what the full walk in :func:`game_changed` would write, as :func:`add_newest`
     is (``tests/league/test_leagues_data.py``). Returns False, having written nothing, if

@@ -224,3 +224,25 @@ def test_a_field_reached_with_the_keyboard_is_not_under_the_save_bar(screen, wik
         bar = screen.page.locator(".deal-form .actions").bounding_box()
         assert box["y"] >= 0, field
         assert box["y"] + box["height"] <= bar["y"], f"{field} is under the Save bar"
+
+
+def test_an_import_shows_its_progress_in_the_browser(screen):
+    """The progress page comes gzip-compressed part by part (web/streaming.py): Chromium
+    reads it to its last line."""
+    screen.sign_in()
+    rows = ["game,date,player_a,player_b,out,score_a,score_b"] + [
+        f"{n},2024-01-{n % 28 + 1:02d},Ana,Ben,{'ab'[n % 2]},1200,100" for n in range(300)
+    ]
+    page = screen.page
+    page.goto(screen.base + "/leagues/our-table/import")
+    page.check("input[name=format][value=csv]")
+    csv = "\n".join(rows).encode()
+    page.set_input_files(
+        "input[name=file]", {"name": "cards.csv", "mimeType": "text/csv", "buffer": csv}
+    )
+    with page.expect_navigation():
+        page.click("main button[type=submit]")
+    page.wait_for_load_state()
+    lines = page.locator("ol.progress-lines li").all_inner_texts()
+    assert lines[0] == "Saved 250 of 300 games…"
+    assert lines[-1] == "Imported 300 games (300 deals)."

@@ -131,6 +131,9 @@ EXPECTED = {
     "delete a deal through the API": 7,
     "correct a finished game's last deal through the API": 9,
     "delete a finished game's last deal through the API": 11,
+    # The same from the pages (issue 26's cap of 15 for a correction and an undo).
+    "correct a finished game's last deal": 11,
+    "undo a finished game's last deal": 12,
 }
 #: SQLite can't return the ids of a many-row INSERT in the rows' order, which the ORM needs,
 #: so the two audit events of the deal that ends a game (recorded, finished) go in one by
@@ -142,6 +145,8 @@ SQLITE_EXTRA = {
     "record a game's last deal through the API": 3,
     "correct a finished game's last deal through the API": 2,
     "delete a finished game's last deal through the API": 5,
+    "correct a finished game's last deal": 2,
+    "undo a finished game's last deal": 5,
     "abandon the newest finished game": 4,
     "restore it": 2,
 }
@@ -273,6 +278,7 @@ def counts(app, viewer, admin, scorekeeper):
     )
     assert response.status_code == 201
     found |= api_change_counts(app, script)
+    found |= page_change_counts(app, scorekeeper)
     for name, deals, path in (
         ("abandon a game in progress", [(0, (300, 200))], "abandon"),
         ("abandon the newest finished game", [(0, (1100, 1000)), (0, (150, 40))], "abandon"),
@@ -288,6 +294,23 @@ def counts(app, viewer, admin, scorekeeper):
             ),
         )
         assert response.status_code == 302, name
+    return found
+
+
+def page_change_counts(app, scorekeeper):
+    """The statements of the pages' correction and undo of a finished game's last deal."""
+    found = {}
+    game_id = fresh_game(app, FINISHING)
+    fix = {"out": "0", "score0": "150", "score1": "60", "stars0": "0", "stars1": "0"}
+    url = f"/games/{game_id}/deals/{len(FINISHING)}"
+    response, found["correct a finished game's last deal"] = count_statements(
+        app, lambda: scorekeeper.post(url, data=fix)
+    )
+    assert response.status_code == 302
+    response, found["undo a finished game's last deal"] = count_statements(
+        app, lambda: scorekeeper.post(f"/games/{game_id}/undo", data={})
+    )
+    assert response.status_code == 302
     return found
 
 

@@ -2,7 +2,8 @@
 record in each season, and each pair's head-to-head with what is unpaid between them.
 
 :func:`add_game` adds one game's two results to the records they change, in three
-statements however long the history; :func:`refresh_records` and :func:`refresh_pairs`
+statements however long the history, and :func:`change_game` changes them by the
+difference when that game changes again; :func:`refresh_records` and :func:`refresh_pairs`
 add them up again from the results, after a change anywhere but at the end of the
 league's history, and :func:`payment_changed` after a game is marked paid or unlocked.
 """

@@ -201,6 +201,7 @@ def register_template_helpers(app: Flask) -> None:
     app.add_template_global(acting_user)
     app.add_template_global(keeps_score_anywhere)
     app.add_template_global(accounts_views.offline_owner)
+    app.add_template_global(offline.page_messages)
 
 
 def register_error_handlers(app: Flask) -> None:

@@ -139,7 +139,9 @@
         headers: { "If-None-Match": `"${version}"` }, cache: "no-store", credentials: "same-origin",
       });
       if (response.status === 200 && !leaving) {
-        const page = await fetch(pageUrl, { cache: "no-store", credentials: "same-origin" });
+        const page = await fetch(pageUrl, {
+          cache: "no-store", credentials: "same-origin", headers: { "X-Requested-With": "background" },
+        });
         if (page.ok && !leaving) swapIn(await page.text());
       } else if (response.status === 404 && live.dataset.gone) {
         gone(); // a seat's link stopped: the card leaves this phone too

@@ -391,7 +391,9 @@
     try {
       // A fresh page for a fresh CSRF token, the version the card is at now, and who is
       // signed in now. A redirect (to signing in) or a 401 is a session that has ended.
-      const page = await fetch(text.page, { cache: "no-store", credentials: "same-origin", redirect: "manual" });
+      const page = await fetch(text.page, {
+        cache: "no-store", credentials: "same-origin", redirect: "manual", headers: { "X-Requested-With": "background" },
+      });
       if (page.type === "opaqueredirect" || page.status === 401) {
         stop(text.sessionEnded, true);
         return;

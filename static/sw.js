@@ -82,7 +82,8 @@ self.addEventListener("message", (event) => {
       const url = new URL(address, self.location.origin);
       if (!kept(url)) continue;
       try {
-        const response = await fetch(url.href, { credentials: "same-origin", cache: "no-store" });
+        // Fetched in the background: the page leaves its messages for the one shown next.
+        const response = await fetch(url.href, { credentials: "same-origin", cache: "no-store", headers: { "X-Requested-With": "background" } });
         if (response.ok && response.status === 200 && !response.redirected) {
           await cache.put(key(url), response);
         }

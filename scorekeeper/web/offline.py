@@ -4,7 +4,7 @@ It is served from the site's root, so its scope covers every page; the file itse
 stays in ``static/`` with the other scripts.
 """
 
-from flask import Blueprint, current_app, send_from_directory
+from flask import Blueprint, current_app, get_flashed_messages, request, send_from_directory
 from werkzeug.wrappers import Response
 
 bp = Blueprint("offline", __name__)
@@ -19,3 +19,14 @@ def service_worker() -> Response:
     )
     response.headers["Cache-Control"] = "no-cache"
     return response
+
+
+def page_messages() -> list[str] | list[tuple[str, str]]:
+    """The flashed messages this page shows (category, message). A page fetched in the
+    background (``X-Requested-With: background``: the worker keeping it, the live card,
+    the offline queue's fresh page) shows none and leaves them for the page the phone
+    shows next: the worker's fetch once took "That deal was already saved" from the
+    reload it was meant for."""
+    if request.headers.get("X-Requested-With") == "background":
+        return []
+    return get_flashed_messages(with_categories=True)

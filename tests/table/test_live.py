@@ -64,3 +64,17 @@ def test_a_malformed_token_is_refused_with_a_message_not_an_error(table):
         assert response.status_code == 422, token
         assert "Reload the page and enter the deal again." in response.get_data(as_text=True)
     assert 'id="deal-1"' not in table.page(game_id)
+
+
+def test_a_page_fetched_in_the_background_leaves_the_message_for_the_page_shown_next(table):
+    """The worker keeping a page, the live card and the offline queue fetch the game page
+    in the background: a message waiting for the phone ("Deal 1 saved.", "That deal was
+    already saved") stays for the page it shows next, as a browser test once lost it."""
+    game_id = table.start_game()
+    assert table.record(game_id, 0, (300, 200)).status_code == 302
+    background = table.client.get(
+        f"/games/{game_id}", headers={"X-Requested-With": "background"}
+    ).get_data(as_text=True)
+    assert "Deal 1 saved." not in background
+    assert "Deal 1 saved." in table.client.get(f"/games/{game_id}").get_data(as_text=True)
+    assert "Deal 1 saved." not in table.client.get(f"/games/{game_id}").get_data(as_text=True)

@@ -3,6 +3,7 @@
 import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -168,15 +169,29 @@ def insert(model: Any) -> Any:
     return sqlite.insert(model)
 
 
-def copy_rows(
+#: Rows SQLite is handed in one ``executemany``.
+WRITE_BATCH = 5000
+
+
+def write_rows(
     connection: Connection, table: str, names: Sequence[str], rows: Iterable[Sequence[Any]]
 ) -> int:
     """``rows`` (values in the order of ``names``, each as the database reads it: JSON as
-    its text) written into the table named ``table`` by PostgreSQL's ``COPY … FROM
-    STDIN``, in this connection's transaction, the fastest way in for many rows; how many."""
+    its text) written into the table named ``table``, in this connection's transaction,
+    the fastest way each database takes many rows: PostgreSQL's ``COPY … FROM STDIN``,
+    SQLite's ``executemany`` of tuples, a batch at a time; how many."""
     quote = connection.dialect.identifier_preparer.quote
     columns = ", ".join(quote(name) for name in names)
     count = 0
+    if connection.dialect.name == "sqlite":
+        statement = (
+            f"INSERT INTO {quote(table)} ({columns}) VALUES ({', '.join('?' for _ in names)})"
+        )
+        remaining = iter(rows)
+        while batch := [tuple(row) for row in islice(remaining, WRITE_BATCH)]:
+            connection.exec_driver_sql(statement, batch)
+            count += len(batch)
+        return count
     driver = connection.connection.driver_connection
     assert driver is not None
     with (
@@ -223,15 +238,7 @@ def insert_many(connection: Connection, model: Any, rows: Sequence[dict[str, Any
     tuples = (
         tuple(kind(row[name]) for name, kind in zip(names, kinds, strict=True)) for row in rows
     )
-    if connection.dialect.name == "postgresql":
-        copy_rows(connection, table.name, names, tuples)
-        return
-    quote = connection.dialect.identifier_preparer.quote
-    connection.exec_driver_sql(
-        f"INSERT INTO {quote(table.name)} ({', '.join(quote(name) for name in names)}) "
-        f"VALUES ({', '.join('?' for _ in names)})",
-        list(tuples),
-    )
+    write_rows(connection, table.name, names, tuples)
 
 
 def _as_stored(column: Any, dialect: str) -> Callable[[Any], Any]:

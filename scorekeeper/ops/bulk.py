@@ -29,7 +29,7 @@ from sqlalchemy import (
     select,
 )
 
-from scorekeeper.database import copy_rows
+from scorekeeper.database import write_rows
 
 #: Rows fetched, or sent, at a time.
 BATCH: Final = 5000
@@ -127,20 +127,11 @@ def insert_rows(
         if (read := _reader(column, null_json)) is not _same
     ]
     tuples = (_values(row, names, readers) for row in rows)
-    dialect = connection.dialect.name
-    if dialect == "postgresql":
-        return copy_rows(connection, table.name, names, tuples)
+    if connection.dialect.name in ("postgresql", "sqlite"):
+        return write_rows(connection, table.name, names, tuples)
     count = 0
-    for batch in _batches(tuples):
-        if dialect == "sqlite":
-            quote = connection.dialect.identifier_preparer.quote
-            statement = (
-                f"INSERT INTO {quote(table.name)} ({', '.join(quote(n) for n in names)}) "
-                f"VALUES ({', '.join('?' for _ in names)})"
-            )
-            connection.exec_driver_sql(statement, batch)
-        else:
-            connection.execute(insert(table), [dict(zip(names, row, strict=True)) for row in batch])
+    for batch in _batches(tuples):  # any other database: SQLAlchemy's Core
+        connection.execute(insert(table), [dict(zip(names, row, strict=True)) for row in batch])
         count += len(batch)
     return count
 

@@ -15,7 +15,7 @@ from .counting import (
     SetCount,
     count_deal,
 )
-from .game import DealAfterEnd, DealLine, Scorecard, replay
+from .game import DealAfterEnd, DealLine, Scorecard, ends_with, replay
 from .money import format_money, parse_money
 from .rules import PRESETS, DifferenceRule, Preset, Rules, SkunkRule, Stakes
 from .settlement import LineKind, Settlement, SettlementLine, settle
@@ -58,6 +58,7 @@ __all__ = [
     "Tally",
     "TallyProblem",
     "count_deal",
+    "ends_with",
     "format_money",
     "parse_money",
     "replay",

@@ -96,6 +96,14 @@ def _winner(rules: Rules, totals: Pair, stars: Pair) -> Seat | None:
     return Seat.FIRST if totals[0] > totals[1] else Seat.SECOND
 
 
+def ends_with(rules: Rules, totals: Pair, stars: Pair, tally: Tally) -> bool:
+    """Whether the deal ``tally`` ends a game that stands at ``totals`` and ``stars``
+    (what :func:`replay` would say of it, without the deals before it)."""
+    after = (totals[0] + tally.scores[0], totals[1] + tally.scores[1])
+    stars_after = (stars[0] + tally.stars[0], stars[1] + tally.stars[1])
+    return _winner(rules, after, stars_after) is not None
+
+
 def replay(rules: Rules, first_dealer: Seat, tallies: Sequence[Tally]) -> Scorecard:
     """The score card of a game from its deals in order.
 

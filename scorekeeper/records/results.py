@@ -35,20 +35,22 @@ from scorekeeper.records.ratings import (
 )
 
 
-def game_changed(game: Game, *, was_finished: bool = True) -> None:
+def game_changed(game: Game, *, was_finished: bool = True, league_locked: bool = False) -> None:
     """Bring the game's results, and every result after it in game order, up to date.
 
-    The caller holds the league's lock (``table.service.locked_game``). ``was_finished``:
+    The caller holds the game's lock (``table.service.locked_game``); the league's is
+    taken here, once something derived is to change, unless ``league_locked`` says the
+    caller took it already (an ordinary deal changes nothing here, and so records side
+    by side with the league's other tables). ``was_finished``:
     whether the game had ended before this change (and so has results stored). A game
     that is abandoned has none (``Game.counts``): abandoning a finished game removes its
     results, restoring it adds them back, and every result after it is re-rated.
     """
-    if not was_finished:
-        if not game.counts:
-            return  # a game in progress with no results: nothing derived changes
-        if add_newest(game):
-            return
-    elif change_newest(game):
+    if not (was_finished or game.counts):
+        return  # a game in progress with no results: nothing derived changes
+    if not league_locked:
+        totals.lock_league(game.league_id)
+    if (change_newest if was_finished else add_newest)(game):
         return
     stored = {row.player_id: row for row in _results_of(game.id)}
     if not stored and not game.counts:

@@ -7,6 +7,7 @@ from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import contains_eager, joinedload
+from sqlalchemy.orm.attributes import set_committed_value
 
 from scorekeeper.database import insert, writing
 from scorekeeper.engine import (
@@ -17,6 +18,7 @@ from scorekeeper.engine import (
     Settlement,
     Stakes,
     Tally,
+    ends_with,
     replay,
     settle,
 )
@@ -189,14 +191,16 @@ def locked_game(
     """The game with its players, checked against a stale page, unless ``settled_ok``
     against a settled (locked) game, and unless ``abandoned_ok`` against an abandoned one.
 
-    On PostgreSQL the statement locks the game's league, then the game: one writer of a
-    league's games and derived rows at a time (:mod:`..records.results` relies on it), in one
-    round trip. The league is named first in ``OF``, which is the order the rows are
-    locked in, so a writer never holds a game while it waits for its league (two that did
-    could each wait for the other, as when several games are marked paid at once).
-    ``FOR NO KEY UPDATE``: rows that refer to the league or the game (an audit event, a
-    deal) only take key-share locks, which it lets through. Deals are read later: joined
-    here, they'd be read as before the wait for the locks (PostgreSQL rereads locked rows).
+    On PostgreSQL the statement locks the game (one writer of a game at a time) and reads
+    its league and players, in one round trip. It doesn't lock the league: an ordinary
+    deal changes nothing but its game, so the tables of one league record theirs side by
+    side. A change that reaches the league's derived rows takes the league's lock after
+    its games (:func:`.results.game_changed`, :func:`.totals.payment_changed`); every
+    writer locks in that order — its games, in order of id, then the league — so none
+    holds the league while it waits for a game, and no two wait for each other.
+    ``FOR NO KEY UPDATE``: rows that refer to the game (a deal, an audit event) only take
+    key-share locks, which it lets through. Deals are read later: joined here, they'd be
+    read as before the wait for the lock (PostgreSQL rereads locked rows).
     """
     game = (
         db.session.scalars(
@@ -208,7 +212,7 @@ def locked_game(
                 joinedload(Game.player0, innerjoin=True),
                 joinedload(Game.player1, innerjoin=True),
             )
-            .with_for_update(key_share=True, of=[League, Game])
+            .with_for_update(key_share=True, of=Game)
             .execution_options(populate_existing=True)
         )
         .unique()
@@ -267,9 +271,11 @@ def derived_columns(card: Scorecard, settlement: Settlement | None) -> dict[str,
     }
 
 
-def _refresh(game: Game, tallies: Sequence[Tally]) -> tuple[Scorecard, Settlement | None]:
+def _refresh(
+    game: Game, tallies: Sequence[Tally], *, league_locked: bool = False
+) -> tuple[Scorecard, Settlement | None]:
     """Check the deals with the engine and store what they say about the game; the score
-    card and settlement of that one replay."""
+    card and settlement of that one replay. ``league_locked``: by :func:`_read_deals`."""
     try:
         card = replay(game.rules, Seat(game.first_dealer), tallies)
     except DealAfterEnd as error:
@@ -304,7 +310,7 @@ def _refresh(game: Game, tallies: Sequence[Tally]) -> tuple[Scorecard, Settlemen
             )
     game.version += 1
     # Standings, ratings, head-to-head: same transaction.
-    results.game_changed(game, was_finished=was_finished)
+    results.game_changed(game, was_finished=was_finished, league_locked=league_locked)
     return card, settlement
 
 
@@ -338,11 +344,34 @@ def record_deal(
         _check_version(game, version)
         if game.finished:
             raise Conflict(gettext("The game is over: it takes no more deals."))
-        tallies = [*(deal.tally for deal in game.deals), tally]
+        ends = ends_with(game.rules, (game.total0, game.total1), (game.stars0, game.stars1), tally)
+        tallies = [*(deal.tally for deal in _read_deals(game, locking_league=ends)), tally]
         deal = _new_deal(game, len(tallies), tally, cards)
-        card, settlement = _refresh(game, tallies)
+        card, settlement = _refresh(game, tallies, league_locked=ends)
         game.deals.append(deal)
     return Saved(game, card, settlement)
+
+
+def _read_deals(game: Game, *, locking_league: bool) -> list[Deal]:
+    """The locked game's deals, read with its league's lock when ``locking_league``: the
+    change is about to reach the league's derived rows (a game ends, or a finished one
+    changes), and the lock then costs no statement of its own.
+
+    Safe in one statement: the deals are read as they were before the wait for the
+    league, but nobody changes them meanwhile (we hold the game). The league is the outer
+    side of the join, so a game with no deal yet still locks it.
+    """
+    if not locking_league:
+        return game.deals
+    rows = db.session.execute(
+        select(League.id, Deal)
+        .outerjoin(Deal, Deal.game_id == game.id)
+        .where(League.id == game.league_id)
+        .order_by(Deal.number)
+        .with_for_update(key_share=True, of=League)
+    )
+    set_committed_value(game, "deals", [deal for _, deal in rows if deal is not None])
+    return game.deals
 
 
 def _new_deal(game: Game, number: int, tally: Tally, cards: CountedCards | None) -> Deal:
@@ -369,10 +398,10 @@ def _first_use(token: str, game_id: int) -> bool:
     )
 
 
-def _deal(game: Game, number: int) -> Deal:
-    if not 1 <= number <= len(game.deals):
+def _deal(game: Game, number: int, deals: Sequence[Deal]) -> Deal:
+    if not 1 <= number <= len(deals):
         raise NotFound(gettext("This game has no deal %(number)s.", number=number))
-    return game.deals[number - 1]
+    return deals[number - 1]
 
 
 def _kept_cards(tally: Tally, cards: CountedCards | None) -> dict[str, Any] | None:
@@ -399,7 +428,8 @@ def edit_deal(
     """
     with writing():
         game = locked_game(game_id, version)
-        deal = _deal(game, number)
+        finished = game.finished
+        deal = _deal(game, number, _read_deals(game, locking_league=finished))
         tallies = [d.tally for d in game.deals]
         before = audit.tally_values(number, deal.tally)
         tallies[number - 1] = tally
@@ -410,7 +440,7 @@ def edit_deal(
             before=before,
             after=audit.tally_values(number, tally),
         )
-        card, settlement = _refresh(game, tallies)
+        card, settlement = _refresh(game, tallies, league_locked=finished)
         deal.tally = tally
         deal.cards = _kept_cards(tally, cards)
     return Saved(game, card, settlement)
@@ -420,7 +450,8 @@ def delete_deal(game_id: int, number: int, *, version: int | None = None) -> Sav
     """Remove any deal; later deals move up one number."""
     with writing():
         game = locked_game(game_id, version)
-        deal = _deal(game, number)
+        finished = game.finished
+        deal = _deal(game, number, _read_deals(game, locking_league=finished))
         remaining = [d for d in game.deals if d is not deal]
         audit.record(
             game,
@@ -428,7 +459,7 @@ def delete_deal(game_id: int, number: int, *, version: int | None = None) -> Sav
             {"number": number},
             before=audit.tally_values(number, deal.tally),
         )
-        card, settlement = _refresh(game, [d.tally for d in remaining])
+        card, settlement = _refresh(game, [d.tally for d in remaining], league_locked=finished)
         game.deals.remove(deal)
         db.session.flush()  # free the number before the later deals take it
         for new_number, later in enumerate(remaining, start=1):

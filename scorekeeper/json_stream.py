@@ -18,6 +18,9 @@ CHUNK: Final = 1 << 20
 #: Text kept ahead of a value before decoding it, so that a number is never cut short.
 MARGIN: Final = 1 << 16
 _SPACE = re.compile(r"[ \t\n\r]*")
+#: What follows an item of an array: white space, then a comma (and the white space before
+#: the next item) or the bracket that ends the array — one match a row of a backup.
+_AFTER_ITEM = re.compile(r"[ \t\n\r]*(?:(,)[ \t\n\r]*|\])")
 
 
 class JsonError(ValueError):
@@ -82,10 +85,16 @@ class JsonStream:
             return
         while True:
             yield self.value()
-            if self.peek() == "]":
-                self._at += 1
+            after = _AFTER_ITEM.match(self._text, self._at)
+            if after is None or after.end() == len(self._text):  # odd, or at a chunk's end
+                if self.peek() == "]":
+                    self._at += 1
+                    return
+                self._expect(",")
+                continue
+            self._at = after.end()
+            if after[1] is None:
                 return
-            self._expect(",")
 
     def skip(self) -> None:
         """Read past the value that comes next, keeping none of it."""
@@ -100,9 +109,10 @@ class JsonStream:
 
     def value(self) -> Any:
         """The whole value that comes next, decoded."""
-        self.peek()
-        while len(self._text) - self._at < MARGIN and self._read():
-            pass
+        if len(self._text) - self._at < MARGIN or self._text[self._at] in " \t\n\r":
+            self.peek()
+            while len(self._text) - self._at < MARGIN and self._read():
+                pass
         while True:
             try:
                 value, self._at = self._decoder.raw_decode(self._text, self._at)

@@ -165,19 +165,20 @@ def _replace_rows(
             known = {table.name: table for table in our_tables(connection)}
             loader = _Loader(connection, known, Path(spool), told, reader)
             unknown = []
-            for name, rows in reader.tables():
-                if name in SIGN_IN_STATE:
-                    continue
-                if name not in known:
-                    unknown.append(name)
-                    continue
-                loader.take(name, rows)
-            if unknown:
-                raise BackupError(
-                    f"This backup has tables the schema {revision} doesn't: "
-                    f"{', '.join(sorted(unknown))}."
-                )
-            loader.finish()
+            with bulk.keys_checked_at_the_end(connection, known.values()):
+                for name, rows in reader.tables():
+                    if name in SIGN_IN_STATE:
+                        continue
+                    if name not in known:
+                        unknown.append(name)
+                        continue
+                    loader.take(name, rows)
+                if unknown:
+                    raise BackupError(
+                        f"This backup has tables the schema {revision} doesn't: "
+                        f"{', '.join(sorted(unknown))}."
+                    )
+                loader.finish()
             revoked = {} if live is None else _keep_ended(connection, known, live)
             told.finished()
             return loader.counts, revoked

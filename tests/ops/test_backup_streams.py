@@ -7,9 +7,11 @@ import json
 
 import pytest
 import sqlalchemy as sa
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from scorekeeper import json_stream
-from scorekeeper.models import db
+from scorekeeper.models import Deal, db
 from scorekeeper.ops import backup, bulk, restore
 from scorekeeper.ops.cli import ProgressBar
 from tests.ops.test_backup import every_row, fill_every_table
@@ -140,6 +142,39 @@ def test_a_backup_damaged_in_its_last_rows_changes_nothing(
     assert every_row(app) == league
 
 
+def foreign_keys(app):
+    """Every foreign key of the schema, as the database describes it."""
+    with app.app_context(), db.engine.connect() as connection:
+        found = sa.inspect(connection)
+        keys = {name: found.get_foreign_keys(name) for name in found.get_table_names()}
+    return keys
+
+
+def test_the_foreign_keys_are_as_before_after_a_restore_and_after_a_refused_one(
+    app, league, small_pieces, tmp_path
+):
+    """PostgreSQL's restore drops the keys while the rows go in and adds them back, each
+    checked once over its table (as pg_restore does): a restore, good or refused, leaves
+    every key as it was, and the keys still refuse a row with no parent."""
+    keys = foreign_keys(app)
+    assert sum(len(each) for each in keys.values()) > 20
+    file = tmp_path / "league.json"
+    with app.app_context():
+        data = backup.dump()
+        restore.load(data)
+    assert foreign_keys(app) == keys
+    file.write_text(damaged(data, lambda tables: tables["deal"][-1].update(game_id=999)))
+    result = app.test_cli_runner().invoke(args=["restore", str(file), "--yes"])
+    assert "The database refused this backup:" in result.output
+    assert foreign_keys(app) == keys
+    with app.app_context():
+        orphan = dict(db.session.execute(sa.select(Deal.__table__)).mappings().first())
+        orphan.update(id=orphan["id"] + 1000, game_id=999)
+        with pytest.raises(sa.exc.IntegrityError, match=r"(?i)foreign key"):
+            db.session.execute(sa.insert(Deal.__table__), orphan)
+        db.session.rollback()
+
+
 def test_a_backup_cut_short_changes_nothing(app, league, tmp_path):
     file = tmp_path / "league.json"
     with app.app_context():
@@ -176,3 +211,19 @@ def test_no_bar_is_drawn_where_nobody_watches(app, league, tmp_path):
     result = app.test_cli_runner().invoke(args=["backup", str(tmp_path / "league.json")])
     assert result.exit_code == 0
     assert result.output.count("\n") == 1
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    moment=st.datetimes(timezones=st.none() | st.timezones()),
+    timespec=st.sampled_from(["auto", "seconds", "milliseconds", "microseconds"]),
+    sep=st.sampled_from(["T", " "]),
+)
+def test_a_moment_in_any_iso_form_goes_in_as_the_column_keeps_it(moment, timespec, sep):
+    """A backup writes ``isoformat()`` (read without a second look); any other ISO form a
+    person may have typed is read whole: both give the column's own text, zone dropped."""
+    written = moment.isoformat(sep=sep, timespec=timespec)
+    shown = {"seconds": 0, "milliseconds": moment.microsecond // 1000 * 1000}
+    moment = moment.replace(microsecond=shown.get(timespec, moment.microsecond), tzinfo=None)
+    kept = moment.isoformat(sep=" ", timespec="microseconds")
+    assert bulk.moment_as_kept(written) == kept

@@ -35,6 +35,7 @@ from scorekeeper.engine import Rules, Seat, Stakes, validate_tally
 from scorekeeper.models import db
 from scorekeeper.records.leagues import ensure_default_league
 from scorekeeper.table import service as game_service
+from scorekeeper.table import starting
 
 from .common import (
     HOST,
@@ -58,7 +59,7 @@ def prepare(url: str) -> int:
         league = ensure_default_league()
         league.public = True
         db.session.commit()
-        game = game_service.start_game(
+        game = starting.start_game(
             league.id, ("Ana", "Ben"), Rules(), Stakes.from_small(100), Seat(0)
         )
         game_service.record_deal(game.id, validate_tally(0, (290, 160), (0, 0)))

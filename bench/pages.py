@@ -34,6 +34,7 @@ from werkzeug.test import TestResponse
 from scorekeeper.engine import Rules, Seat, Stakes, Tally
 from scorekeeper.models import Deal, Game, GameResult, League, PairRecord, Player, db
 from scorekeeper.table import service as game_service
+from scorekeeper.table import starting
 from tests.databases import server_database
 
 from .common import (
@@ -189,7 +190,7 @@ def choose_targets(app: Flask, finishing: int) -> Targets:
         ).one()
         recording, versions = [], {}
         for _ in range(RECORDING_GAMES):
-            game = game_service.start_game(
+            game = starting.start_game(
                 league_id,
                 _names_of(names),
                 Rules(),
@@ -201,7 +202,7 @@ def choose_targets(app: Flask, finishing: int) -> Targets:
             versions[game.id] = game.version
         ending = []
         for _ in range(finishing):
-            game = game_service.start_game(
+            game = starting.start_game(
                 league_id,
                 _names_of(names),
                 Rules(),

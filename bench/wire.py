@@ -19,7 +19,7 @@ from urllib.parse import urlencode
 from scorekeeper.engine import PRESETS, Preset, Seat, Stakes
 from scorekeeper.models import db
 from scorekeeper.records.leagues import league_by_slug
-from scorekeeper.table import service as game_service
+from scorekeeper.table import starting
 
 from .common import PASSWORD, SCOREKEEPER, dispose, make_app
 from .generate import generate_into
@@ -51,7 +51,7 @@ def main() -> None:
                 assert league is not None
                 rules, stakes = PRESETS[Preset.STANDARD], Stakes.from_small(100)
                 game_ids = [
-                    game_service.start_game(league.id, pair, rules, stakes, Seat(0)).id
+                    starting.start_game(league.id, pair, rules, stakes, Seat(0)).id
                     for pair in (("Ana", "Ben"), ("Cleo", "Dan"))
                 ]
                 db.session.remove()

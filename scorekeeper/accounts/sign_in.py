@@ -4,10 +4,10 @@ import hashlib
 import hmac
 import secrets
 from datetime import timedelta
-from typing import Any
+from typing import Any, Final
 
 from flask import current_app
-from sqlalchemy import case, delete, select, update
+from sqlalchemy import bindparam, case, delete, select, update
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import joinedload
@@ -151,20 +151,27 @@ def start_session(user_id: int) -> str:
     return key
 
 
+#: The user of a session key that has not ended, with their memberships (the menu asks for
+#: them): every signed-in request asks, so the statement is built once.
+_SESSION_USER: Final = (
+    select(User)
+    .join(UserSession, UserSession.user_id == User.id)
+    .where(
+        UserSession.key_hash == bindparam("key_hash"),
+        UserSession.expires_at > bindparam("now"),
+        User.disabled_at.is_(None),
+    )
+    .options(joinedload(User.memberships))
+)
+
+
 def user_for_session(key: str) -> User | None:
     """The user signed in with this session key, if the session has not ended; with the
-    user's memberships, in the same query (the menu asks for them)."""
+    user's memberships, in the same query."""
     if not key or len(key) > 100:
         return None
     user = db.session.scalars(
-        select(User)
-        .join(UserSession, UserSession.user_id == User.id)
-        .where(
-            UserSession.key_hash == UserSession.digest(key),
-            UserSession.expires_at > utcnow(),
-            User.disabled_at.is_(None),
-        )
-        .options(joinedload(User.memberships))
+        _SESSION_USER, {"key_hash": UserSession.digest(key), "now": utcnow()}
     ).first()
     return user.in_session(key) if user is not None else None
 

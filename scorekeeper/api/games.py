@@ -20,7 +20,7 @@ from scorekeeper.engine.counted_cards import CountedCards
 from scorekeeper.errors import Conflict, NotFound, ServiceError, StaleVersion
 from scorekeeper.league.queries import MAX_ID
 from scorekeeper.models import Game, League, Role, db
-from scorekeeper.table import audit, closing
+from scorekeeper.table import audit, closing, starting
 from scorekeeper.table import service as game_service
 from scorekeeper.web.messages import problem_fields
 
@@ -143,7 +143,7 @@ def new_game() -> Response:
         small = wanted.stakes.small
         stakes = Stakes(small=small, big=wanted.stakes.big or 3 * small)
     try:
-        game = game_service.start_game(
+        game = starting.start_game(
             league.id,
             (wanted.players[0], wanted.players[1]),
             Rules(**rules_overridden(wanted.preset, wanted.rules)),

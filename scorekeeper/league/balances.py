@@ -2,6 +2,7 @@
 read from the pair records of :mod:`.stats`."""
 
 from dataclasses import dataclass
+from typing import Final
 
 from sqlalchemy import and_, bindparam, or_, select, tuple_
 from sqlalchemy.orm import aliased, joinedload
@@ -40,19 +41,21 @@ class Balance:
 _PAIR_PLAYER, _PAIR_OPPONENT = aliased(Player), aliased(Player)
 
 
+_UNPAID_PAIRS: Final = (
+    select(PairRecord, _PAIR_PLAYER, _PAIR_OPPONENT)
+    .join(_PAIR_PLAYER, _PAIR_PLAYER.id == PairRecord.player_id)
+    .join(_PAIR_OPPONENT, _PAIR_OPPONENT.id == PairRecord.opponent_id)
+    .where(
+        PairRecord.league_id == bindparam("league_id"),
+        PairRecord.player_id < PairRecord.opponent_id,  # each pair once
+        PairRecord.unpaid_games > 0,
+    )
+)
+
+
 def balances(league_id: int) -> list[Balance]:
     """Unpaid settlements netted per pair of players, largest debt first."""
-    player, opponent = _PAIR_PLAYER, _PAIR_OPPONENT
-    rows = db.session.execute(
-        select(PairRecord, player, opponent)
-        .join(player, player.id == PairRecord.player_id)
-        .join(opponent, opponent.id == PairRecord.opponent_id)
-        .where(
-            PairRecord.league_id == league_id,
-            PairRecord.player_id < PairRecord.opponent_id,  # each pair once
-            PairRecord.unpaid_games > 0,
-        )
-    )
+    rows = db.session.execute(_UNPAID_PAIRS, {"league_id": league_id})
     found = [_balance(pair, first, second) for pair, first, second in rows]
     found.sort(key=lambda b: (-b.amount, b.debtor.name_key, b.creditor.name_key))
     return found

@@ -8,9 +8,9 @@ plain rows, not HTML.
 """
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
-from sqlalchemy import and_, or_, select, true, tuple_, union_all
+from sqlalchemy import and_, bindparam, or_, select, true, tuple_, union_all
 from sqlalchemy.orm import joinedload
 from sqlalchemy.sql.elements import ColumnElement
 
@@ -202,13 +202,14 @@ def readable_leagues(user: User | None) -> list[League]:
     return list(db.session.scalars(query))
 
 
+_PLAYERS: Final = (
+    select(Player).where(Player.league_id == bindparam("league_id")).order_by(Player.name_key)
+)
+
+
 def players_of(league_id: int) -> list[Player]:
     """The league's players by name, for the pages' choosers."""
-    return list(
-        db.session.scalars(
-            select(Player).where(Player.league_id == league_id).order_by(Player.name_key)
-        )
-    )
+    return list(db.session.scalars(_PLAYERS, {"league_id": league_id}))
 
 
 def player_in(league_id: int, player_id: int | None) -> Player | None:

@@ -5,8 +5,9 @@ it, so a season's standings are never read from an out-of-date table.
 """
 
 from datetime import date
+from typing import Final
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 
 from scorekeeper.database import writing
 from scorekeeper.errors import NotFound, ServiceError
@@ -23,15 +24,16 @@ MAX_SEASON_NAME = 60
 LAST_SEASON_DAY = date(2999, 12, 31)
 
 
+_SEASONS: Final = (
+    select(Season)
+    .where(Season.league_id == bindparam("league_id"))
+    .order_by(Season.starts_on.desc(), Season.id.desc())
+)
+
+
 def seasons_of(league_id: int) -> list[Season]:
     """The league's seasons, latest first."""
-    return list(
-        db.session.scalars(
-            select(Season)
-            .where(Season.league_id == league_id)
-            .order_by(Season.starts_on.desc(), Season.id.desc())
-        )
-    )
+    return list(db.session.scalars(_SEASONS, {"league_id": league_id}))
 
 
 def season_in(league_id: int, season_id: int) -> Season | None:

@@ -6,9 +6,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from fractions import Fraction
-from typing import Any
+from typing import Any, Final
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 
 from scorekeeper.engine.rating import START
 from scorekeeper.models import (
@@ -117,6 +117,47 @@ SORTS: dict[str, Callable[[Standing], Any]] = {
 DEFAULT_SORT = "won"
 
 
+# The pages' statements, built once.
+_ALL_TIME: Final = (
+    select(PlayerRecord, Player.name)
+    .join(Player, Player.id == PlayerRecord.player_id)
+    .where(PlayerRecord.league_id == bindparam("league_id"))
+)
+_IN_SEASON: Final = (
+    select(SeasonRecord, Player.name)
+    .join(Player, Player.id == SeasonRecord.player_id)
+    .where(SeasonRecord.season_id == bindparam("season_id"))
+)
+_RECORD: Final = select(PlayerRecord).where(PlayerRecord.player_id == bindparam("player_id"))
+_OPPONENTS: Final = (
+    select(PairRecord, Player.name)
+    .join(Player, Player.id == PairRecord.opponent_id)
+    .where(PairRecord.player_id == bindparam("player_id"))
+    .order_by(PairRecord.played.desc(), Player.name_key)
+)
+
+
+#: A player's biggest win (True) and worst loss (False).
+_EXTREME: Final = {
+    best: select(GameResult, Player.name)
+    .join(Player, Player.id == GameResult.opponent_id)
+    .where(
+        GameResult.player_id == bindparam("player_id"), GameResult.won if best else ~GameResult.won
+    )
+    .order_by(GameResult.net.desc() if best else GameResult.net, GameResult.game_id.desc())
+    .limit(1)
+    for best in (True, False)
+}
+_TREND: Final = (
+    select(GameResult.number, GameResult.finished_at, GameResult.net_after, GameResult.rating_after)
+    .where(
+        GameResult.player_id == bindparam("player_id"),
+        GameResult.number.in_(bindparam("numbers", expanding=True)),
+    )
+    .order_by(GameResult.number)
+)
+
+
 def standings(
     league_id: int,
     season: Season | None = None,
@@ -135,13 +176,12 @@ def standings(
     as_of = now or utcnow()
     if season is not None:
         as_of = min(as_of, season_range(season)[1])
-    record: Any = PlayerRecord if season is None else SeasonRecord
-    query = select(record, Player.name).join(Player, Player.id == record.player_id)
-    if season is None:
-        query = query.where(PlayerRecord.league_id == league_id)
-    else:
-        query = query.where(SeasonRecord.season_id == season.id)
-    rows = [_standing(row, name, as_of) for row, name in db.session.execute(query)]
+    found = (
+        db.session.execute(_ALL_TIME, {"league_id": league_id})
+        if season is None
+        else db.session.execute(_IN_SEASON, {"season_id": season.id})
+    )
+    rows = [_standing(row, name, as_of) for row, name in found]
     rows.sort(key=lambda s: s.name.casefold())
     rows.sort(key=lambda s: (s.won, s.net), reverse=True)
     value = SORTS.get(sort, SORTS[DEFAULT_SORT])
@@ -245,9 +285,7 @@ def player_summary(player: Player, now: datetime | None = None) -> PlayerSummary
     """A player's record (how sure its rating is as of ``now``, the current time if None),
     opponents, best and worst games, and the course of their net money and rating (at
     most :data:`CHART_POINTS` games, evenly spread)."""
-    found = db.session.execute(
-        select(PlayerRecord).where(PlayerRecord.player_id == player.id)
-    ).scalar_one_or_none()
+    found = db.session.execute(_RECORD, {"player_id": player.id}).scalar_one_or_none()
     record = None if found is None else _standing(found, player.name, now or utcnow())
     return PlayerSummary(
         record=record,
@@ -259,26 +297,14 @@ def player_summary(player: Player, now: datetime | None = None) -> PlayerSummary
 
 
 def _opponents(player_id: int) -> list[Opponent]:
-    rows = db.session.execute(
-        select(PairRecord, Player.name)
-        .join(Player, Player.id == PairRecord.opponent_id)
-        .where(PairRecord.player_id == player_id)
-        .order_by(PairRecord.played.desc(), Player.name_key)
-    )
+    rows = db.session.execute(_OPPONENTS, {"player_id": player_id})
     return [
         Opponent(pair.opponent_id, name, pair.played, pair.won, pair.net) for pair, name in rows
     ]
 
 
 def _extreme(player_id: int, *, best: bool) -> Result | None:
-    r = GameResult
-    row = db.session.execute(
-        select(r, Player.name)
-        .join(Player, Player.id == r.opponent_id)
-        .where(r.player_id == player_id, r.won if best else ~r.won)
-        .order_by(r.net.desc() if best else r.net, r.game_id.desc())
-        .limit(1)
-    ).first()
+    row = db.session.execute(_EXTREME[best], {"player_id": player_id}).first()
     if row is None:
         return None
     result, name = row
@@ -297,12 +323,7 @@ def _sampled(played: int, most: int = CHART_POINTS) -> list[int]:
 def _trend(player_id: int, played: int) -> list[Point]:
     if not played:
         return []
-    r = GameResult
-    rows = db.session.execute(
-        select(r.number, r.finished_at, r.net_after, r.rating_after)
-        .where(r.player_id == player_id, r.number.in_(_sampled(played)))
-        .order_by(r.number)
-    )
+    rows = db.session.execute(_TREND, {"player_id": player_id, "numbers": _sampled(played)})
     return [Point(0, None, 0, START)] + [Point(*row) for row in rows]
 
 

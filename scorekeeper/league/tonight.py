@@ -19,7 +19,7 @@ from scorekeeper.engine import DifferenceRule, Rules, SkunkRule, Stakes
 from scorekeeper.errors import Conflict, ServiceError
 from scorekeeper.league.pairing import History, Round, pair, pair_round
 from scorekeeper.models import Game, League, LeagueRound, Player, Season, db, utcnow
-from scorekeeper.table import service as game_service
+from scorekeeper.table import starting
 from scorekeeper.web.translation import gettext
 
 #: The most players a Tonight page pairs at once (its checkboxes, read from a form).
@@ -163,7 +163,7 @@ def start_round(league: League, players: Sequence[Player], signature: str, token
                 gettext("The pairings changed since the page was loaded; here they are now.")
             )
         for first, second in plan.games:
-            game_service.start_game(league.id, (first.name, second.name), rules, stakes)
+            starting.start_game(league.id, (first.name, second.name), rules, stakes)
         db.session.add(
             LeagueRound(league_id=league.id, sitting_out_id=plan.round.sitting_out, token=token)
         )

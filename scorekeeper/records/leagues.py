@@ -2,8 +2,9 @@
 
 import re
 import unicodedata
+from typing import Final
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 from sqlalchemy.exc import IntegrityError
 
 from scorekeeper.database import writing
@@ -49,7 +50,11 @@ def ensure_default_league() -> League:
     return league
 
 
+#: Every league page starts here: the statement is built once.
+_BY_SLUG: Final = select(League).where(League.slug == bindparam("slug"))
+
+
 def league_by_slug(slug: str) -> League | None:
     if "\x00" in slug:  # never in a slug, and PostgreSQL can't even compare one
         return None
-    return db.session.scalars(select(League).where(League.slug == slug)).first()
+    return db.session.scalars(_BY_SLUG, {"slug": slug}).first()

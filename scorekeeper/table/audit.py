@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-from sqlalchemy import inspect, select
+from sqlalchemy import bindparam, inspect, select
 from sqlalchemy.orm import joinedload
 
 from scorekeeper.accounts.permissions import current_actor
@@ -78,16 +78,18 @@ def summary(event: AuditEvent) -> str:
 # Reading it back ----------------------------------------------------------------------
 
 
+#: A game's changes, newest first, with who made them (every game page asks: built once).
+_HISTORY: Final = (
+    select(AuditEvent)
+    .where(AuditEvent.game_id == bindparam("game_id"))
+    .order_by(AuditEvent.id.desc())
+    .options(joinedload(AuditEvent.user))
+)
+
+
 def history(game_id: int) -> list[AuditEvent]:
     """A game's changes, newest first."""
-    return list(
-        db.session.scalars(
-            select(AuditEvent)
-            .where(AuditEvent.game_id == game_id)
-            .order_by(AuditEvent.id.desc())
-            .options(joinedload(AuditEvent.user))
-        )
-    )
+    return list(db.session.scalars(_HISTORY, {"game_id": game_id}))
 
 
 #: The audit actions of which every write to a game leaves exactly one (and moves its

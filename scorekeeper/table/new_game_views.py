@@ -23,7 +23,7 @@ from scorekeeper.names import squeeze
 from scorekeeper.records import chances
 from scorekeeper.records import players as player_service
 from scorekeeper.records.leagues import ensure_default_league
-from scorekeeper.table import service as game_service
+from scorekeeper.table import starting
 from scorekeeper.table.forms import NewGameForm
 from scorekeeper.web.translation import gettext
 
@@ -67,7 +67,7 @@ def new_game(slug: str) -> str | Response:
         lambda name: player_service.lookalike_players(league.id, name)
     ):
         try:
-            game = game_service.start_game(
+            game = starting.start_game(
                 league.id,
                 (form.player0.data or "", form.player1.data or ""),
                 form.rules,

@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Final
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 from sqlalchemy.orm import joinedload
 
 from scorekeeper.accounts.permissions import acting_user
@@ -69,13 +69,17 @@ def stop_sharing(game_id: int, seat: int) -> int:
     return len(links)
 
 
+#: The links to a game's seats not revoked (a scorekeeper's game page asks: built once).
+_UNREVOKED: Final = select(SeatLink).where(
+    SeatLink.game_id == bindparam("game_id"), SeatLink.revoked_at.is_(None)
+)
+
+
 def shared_seats(game: Game) -> tuple[int, int]:
     """How many links to each seat of the game are open now."""
     now = utcnow()
     counts = [0, 0]
-    for link in db.session.scalars(
-        select(SeatLink).where(SeatLink.game_id == game.id, SeatLink.revoked_at.is_(None))
-    ):
+    for link in db.session.scalars(_UNREVOKED, {"game_id": game.id}):
         if link.is_open(game.paid_at, now, game.abandoned_at):
             counts[link.seat] += 1
     return counts[0], counts[1]

@@ -1,18 +1,16 @@
 """A game: start it, record, fix and take back deals, settle it (load -> engine -> persist)."""
 
-import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 from sqlalchemy.orm import contains_eager, joinedload
 from sqlalchemy.orm.attributes import set_committed_value
 
 from scorekeeper.database import insert, writing
 from scorekeeper.engine import (
     DealAfterEnd,
-    Rules,
     Scorecard,
     Seat,
     Settlement,
@@ -23,7 +21,7 @@ from scorekeeper.engine import (
     settle,
 )
 from scorekeeper.engine.counted_cards import CountedCards
-from scorekeeper.errors import Conflict, NotFound, ServiceError, StaleVersion
+from scorekeeper.errors import Conflict, NotFound, StaleVersion
 from scorekeeper.models import (
     FINISHED,
     IN_PROGRESS,
@@ -31,119 +29,13 @@ from scorekeeper.models import (
     Deal,
     Game,
     League,
-    Player,
     SubmissionToken,
     db,
     utcnow,
 )
 from scorekeeper.records import results
-from scorekeeper.records.players import clean_player_name, find_player, new_player
 from scorekeeper.table import audit
 from scorekeeper.web.translation import gettext
-
-
-def _seat_name(index: int, name: str) -> str:
-    """The name of the player in seat ``index``; its ServiceError names that seat."""
-    try:
-        return clean_player_name(name)
-    except ServiceError as error:
-        raise ServiceError(error.message, field=f"players.{index}") from None
-
-
-def start_game(
-    league_id: int,
-    names: tuple[str, str],
-    rules: Rules,
-    stakes: Stakes,
-    first_dealer: Seat | None = None,
-    *,
-    create_players: bool = True,
-) -> Game:
-    """A new game between two different players, with its own copy of rules and stakes.
-
-    Names that aren't players of the league yet become players when
-    ``create_players`` is set; otherwise they are an error.
-    """
-    cleaned = tuple(_seat_name(index, name) for index, name in enumerate(names))
-    if Player.key(cleaned[0]) == Player.key(cleaned[1]):
-        raise ServiceError(gettext("Choose two different players."), field="players.1")
-    with writing():
-        seats = []
-        for index, name in enumerate(cleaned):
-            player = find_player(league_id, name)
-            if player is None and not create_players:
-                raise ServiceError(
-                    gettext("%(name)s is not a player in this league.", name=name),
-                    f"players.{index}",
-                )
-            seats.append(player or new_player(league_id, name))
-        game = Game(
-            league_id=league_id,
-            player0=seats[0],
-            player1=seats[1],
-            first_dealer=int(
-                first_dealer if first_dealer is not None else random.choice(list(Seat))
-            ),
-        )
-        game.rules = rules
-        game.stakes = stakes
-        db.session.add(game)
-    return game
-
-
-def rematch(game_id: int, *, token: str | None = None) -> tuple[Game, bool]:
-    """The next game after a finished one: the same league, players (in the same seats),
-    rules and stakes. Returns the new game and whether this call started it.
-
-    **Decision** (RULES.md is silent on a following game): the first deal goes to the
-    player who did not deal first last game, so over an evening the first deal alternates
-    as the deal does within a game. A ``token`` seen before (a double tap) starts nothing:
-    the game it started is returned; so is a rematch another phone started, while it has
-    no deal yet.
-    """
-    with writing():
-        # Locked first, so a retry of the same tap waits for this one and then sees its token.
-        game = locked_game(game_id, settled_ok=True)
-        if token and (seen := db.session.get(SubmissionToken, token)) is not None:
-            started = db.session.get(Game, seen.game_id)
-            if started is not None and started.league_id == game.league_id:
-                return started, False
-            raise Conflict(gettext("This button was already used; reload the page."))
-        if not game.finished:
-            raise Conflict(gettext("Only a finished game can be played again."))
-        if (waiting := _rematch_started(game)) is not None:
-            return waiting, False  # from another phone: one rematch, not two
-        new = Game(
-            league_id=game.league_id,
-            player0_id=game.player0_id,
-            player1_id=game.player1_id,
-            first_dealer=1 - game.first_dealer,
-        )
-        new.rules = game.rules
-        new.stakes = game.stakes
-        db.session.add(new)
-        db.session.flush()  # its id, for the token
-        if token:
-            db.session.add(SubmissionToken(token=token, game_id=new.id))
-    return new, True
-
-
-def _rematch_started(game: Game) -> Game | None:
-    """A game of the same two in the same seats, rules and stakes, started since ``game``
-    ended and still without a deal: the rematch someone has already started."""
-    found = db.session.scalars(
-        select(Game)
-        .where(
-            Game.league_id == game.league_id,
-            Game.player0_id == game.player0_id,
-            Game.player1_id == game.player1_id,
-            Game.status == IN_PROGRESS,
-            Game.deal_count == 0,
-            Game.created_at >= game.finished_at,
-        )
-        .order_by(Game.id)
-    )
-    return next((g for g in found if g.rules == game.rules and g.stakes == game.stakes), None)
 
 
 def scorecard(game: Game) -> Scorecard:
@@ -181,6 +73,21 @@ class Saved:
     recorded: bool = True
 
 
+#: Every write to a game starts with it: built once.
+_LOCKED_GAME: Final = (
+    select(Game)
+    .join(Game.league)
+    .where(Game.id == bindparam("game_id"))
+    .options(
+        contains_eager(Game.league),
+        joinedload(Game.player0, innerjoin=True),
+        joinedload(Game.player1, innerjoin=True),
+    )
+    .with_for_update(key_share=True, of=Game)
+    .execution_options(populate_existing=True)
+)
+
+
 def locked_game(
     game_id: int,
     version: int | None = None,
@@ -202,22 +109,7 @@ def locked_game(
     key-share locks, which it lets through. Deals are read later: joined here, they'd be
     read as before the wait for the lock (PostgreSQL rereads locked rows).
     """
-    game = (
-        db.session.scalars(
-            select(Game)
-            .join(Game.league)
-            .where(Game.id == game_id)
-            .options(
-                contains_eager(Game.league),
-                joinedload(Game.player0, innerjoin=True),
-                joinedload(Game.player1, innerjoin=True),
-            )
-            .with_for_update(key_share=True, of=Game)
-            .execution_options(populate_existing=True)
-        )
-        .unique()
-        .first()
-    )
+    game = db.session.scalars(_LOCKED_GAME, {"game_id": game_id}).unique().first()
     if game is None:
         raise NotFound(gettext("There is no such game."))
     _check_version(game, version)
@@ -290,6 +182,16 @@ def _refresh(
     settlement = settlement_of(card, game.stakes)
     for name, value in derived_columns(card, settlement).items():
         setattr(game, name, value)
+    _mark_end(game, card, was_finished)
+    game.version += 1
+    # Standings, ratings, head-to-head: same transaction.
+    results.game_changed(game, was_finished=was_finished, league_locked=league_locked)
+    return card, settlement
+
+
+def _mark_end(game: Game, card: Scorecard, was_finished: bool) -> None:
+    """When the game ended, in its column and its audit trail: now if this change ends it;
+    no more if it reopens it."""
     if card.finished and not was_finished:
         game.finished_at = utcnow()
         winner = game.player(int(card.winner or 0)).name
@@ -308,10 +210,6 @@ def _refresh(
                 before={"status": FINISHED},
                 after={"status": IN_PROGRESS},
             )
-    game.version += 1
-    # Standings, ratings, head-to-head: same transaction.
-    results.game_changed(game, was_finished=was_finished, league_locked=league_locked)
-    return card, settlement
 
 
 def record_deal(

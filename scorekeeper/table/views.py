@@ -2,6 +2,7 @@
 game is :mod:`.new_game_views`)."""
 
 from collections.abc import Callable
+from typing import Final
 
 from flask import (
     Blueprint,
@@ -13,7 +14,7 @@ from flask import (
     request,
     url_for,
 )
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 from sqlalchemy.orm import joinedload
 from werkzeug.wrappers import Response
 
@@ -25,7 +26,7 @@ from scorekeeper.accounts.permissions import (
 )
 from scorekeeper.errors import Conflict, NotFound, StaleVersion
 from scorekeeper.models import Game, League, Role, User, db
-from scorekeeper.table import audit, closing, seats
+from scorekeeper.table import audit, closing, seats, starting
 from scorekeeper.table import service as game_service
 from scorekeeper.table.change_forms import DealForm, GameChangeForm, RematchForm
 from scorekeeper.table.shown_card import ShownCard
@@ -40,16 +41,25 @@ CARDS_DROPPED = _l(
 )
 
 
-def _game_or_404(game_id: int, role: Role | None = None) -> Game:
-    """The game, checked against the role needed in the league that owns it."""
-    # Every game page shows the league, both players and the deals: one query, not four.
-    together = [
+#: A game with what every game page shows, the league, both players and the deals: one
+#: query, not four, built once.
+_GAME_PAGE: Final = (
+    select(Game)
+    .where(Game.id == bindparam("game_id"))
+    .options(
         joinedload(Game.league),
         joinedload(Game.player0),
         joinedload(Game.player1),
         joinedload(Game.deals),
-    ]
-    game = db.get_or_404(Game, game_id, options=together)
+    )
+)
+
+
+def _game_or_404(game_id: int, role: Role | None = None) -> Game:
+    """The game, checked against the role needed in the league that owns it."""
+    game = db.session.scalars(_GAME_PAGE, {"game_id": game_id}).unique().one_or_none()
+    if game is None:
+        abort(404)
     if role is None:
         require_read(game.league)
     else:
@@ -401,7 +411,7 @@ def rematch(game_id: int) -> tuple[str, int] | Response:
     if not form.validate_on_submit():
         abort(400)
     try:
-        started, new = game_service.rematch(game_id, token=form.token.data or None)
+        started, new = starting.rematch(game_id, token=form.token.data or None)
     except Conflict as conflict:
         flash(conflict.message, "error")
         return _render_game(db.get_or_404(Game, game_id), None, 409)

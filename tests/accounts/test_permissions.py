@@ -9,6 +9,7 @@ from scorekeeper.league import service as league_service
 from scorekeeper.models import Game, Role, db
 from scorekeeper.records.leagues import league_by_slug
 from scorekeeper.table import service as game_service
+from scorekeeper.table import starting
 from tests.conftest import NEW_GAME_FORM
 
 READ, SCOREKEEPER, ADMIN, SITE_ADMIN = None, Role.SCOREKEEPER, Role.ADMIN, "site"
@@ -66,9 +67,7 @@ DATA = {
 
 
 def _game(league_id: int, finished: bool) -> int:
-    game = game_service.start_game(
-        league_id, ("Ana", "Ben"), Rules(), Stakes.from_small(100), Seat(0)
-    )
+    game = starting.start_game(league_id, ("Ana", "Ben"), Rules(), Stakes.from_small(100), Seat(0))
     game_service.record_deal(game.id, validate_tally(0, (100, 50), (0, 0)))
     game_service.record_deal(game.id, validate_tally(1, (40, 1200 if finished else 60), (0, 0)))
     return game.id

@@ -5,11 +5,11 @@ from scorekeeper.engine import Seat
 from scorekeeper.league import service as league_service
 from scorekeeper.models import AuditEvent, User, db
 from scorekeeper.records.leagues import league_by_slug
-from scorekeeper.table import service as game_service
+from scorekeeper.table import starting
 
 
 def test_a_new_game_defaults_to_the_standard_preset_and_one_three_stakes(api, monkeypatch):
-    monkeypatch.setattr(game_service.random, "choice", lambda seats: Seat.SECOND)
+    monkeypatch.setattr(starting.random, "choice", lambda seats: Seat.SECOND)
     api.add_players("Ana", "Ben")
 
     response = api.post("/api/v1/games", {"league": "our-table", "players": ["ana", "BEN"]})

@@ -16,7 +16,7 @@ from scorekeeper.league.transfer.save import import_all
 from scorekeeper.models import Game, League, db
 from scorekeeper.records import players as player_service
 from scorekeeper.records.leagues import league_by_slug
-from scorekeeper.table import closing
+from scorekeeper.table import closing, starting
 from scorekeeper.table import service as game_service
 
 #: Seat 0 wins $3.00 at $1–$3: 1,235 to 1,170 both round to 1,200 (RULES.md §5, example 4).
@@ -33,7 +33,7 @@ def play(app, names, deals, *, league="our-table", rules=None, small=100):
     """A game played through the services; its id."""
     with app.app_context():
         found = league_by_slug(league)
-        game = game_service.start_game(
+        game = starting.start_game(
             found.id, names, rules or Rules(), Stakes.from_small(small), Seat.FIRST
         )
         for out, scores, stars in deals:

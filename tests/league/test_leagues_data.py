@@ -38,7 +38,7 @@ from scorekeeper.models import (
 from scorekeeper.records import results, skill
 from scorekeeper.records.leagues import league_by_slug
 from scorekeeper.records.totals import season_range
-from scorekeeper.table import closing
+from scorekeeper.table import closing, starting
 from scorekeeper.table import service as game_service
 
 PLAYERS = ["Ana", "Ben", "Cleo", "Dan"]
@@ -47,7 +47,7 @@ MIDDLE_GAME = [(0, (500, 100), (0, 0)), (1, (100, 500), (0, 0)), (0, (700, 50), 
 
 
 def play(league_id, names, deals, rules=None, small=100):
-    game = game_service.start_game(
+    game = starting.start_game(
         league_id, names, rules or Rules(), Stakes.from_small(small), Seat.FIRST
     )
     for out, scores, stars in deals:

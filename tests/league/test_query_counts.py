@@ -18,7 +18,7 @@ from scorekeeper.league import seasons
 from scorekeeper.models import Game, db
 from scorekeeper.records import players as player_service
 from scorekeeper.records.leagues import league_by_slug
-from scorekeeper.table import closing
+from scorekeeper.table import closing, starting
 from scorekeeper.table import service as game_service
 from tests.conftest import make_token
 
@@ -181,7 +181,7 @@ def play(app, games, start=0):
         league = league_by_slug("our-table")
         for n in range(start, start + games):
             preset = Preset.MARKS if n % 5 == 4 else Preset.STANDARD
-            game = game_service.start_game(
+            game = starting.start_game(
                 league.id, pairs[n % len(pairs)], PRESETS[preset], Stakes.from_small(100), Seat(0)
             )
             for out, scores, stars in GAME:
@@ -199,7 +199,7 @@ def fresh_game(app, deals):
     """A new game between Ana and Ben with ``deals`` recorded; its id."""
     with app.app_context():
         league = league_by_slug("our-table")
-        game = game_service.start_game(league.id, ("Ana", "Ben"), Rules(), Stakes.from_small(100))
+        game = starting.start_game(league.id, ("Ana", "Ben"), Rules(), Stakes.from_small(100))
         game_id = game.id
         for out, scores in deals:
             game_service.record_deal(game_id, Tally(Seat(out), scores))

@@ -14,6 +14,7 @@ from scorekeeper.models import Game, db, utcnow
 from scorekeeper.records import results, skill
 from scorekeeper.records.leagues import league_by_slug
 from scorekeeper.table import service as game_service
+from scorekeeper.table import starting
 
 WIN = [(0, (700, 100)), (0, (600, 50))]  # the first seat wins 1,300 to 150
 
@@ -24,7 +25,7 @@ def play(app, pairs, when=None) -> None:
         league = league_by_slug("our-table").id
         played = []
         for names in pairs:
-            game = game_service.start_game(league, names, Rules(), Stakes.from_small(100), Seat(0))
+            game = starting.start_game(league, names, Rules(), Stakes.from_small(100), Seat(0))
             for out, scores in WIN:
                 game_service.record_deal(game.id, Tally(Seat(out), scores))
             played.append(game.id)

@@ -214,12 +214,11 @@ def test_a_restore_does_not_reopen_an_invitation_withdrawn_after_the_backup(
 def test_a_restore_does_not_reopen_a_seat_link_stopped_after_the_backup(sqlite_app, tmp_path, kind):
     from scorekeeper.engine import Rules, Seat, Stakes
     from scorekeeper.models import League
-    from scorekeeper.table import seats
-    from scorekeeper.table import service as game_service
+    from scorekeeper.table import seats, starting
 
     with sqlite_app.app_context(), sqlite_app.test_request_context():
         league_id = db.session.scalars(db.select(League.id)).first()
-        game_id = game_service.start_game(
+        game_id = starting.start_game(
             league_id, ("Ana", "Ben"), Rules(), Stakes.from_small(100), Seat(0)
         ).id
         stopped, kept = seats.share(game_id, 0), seats.share(game_id, 1)

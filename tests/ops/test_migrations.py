@@ -25,7 +25,7 @@ from scorekeeper.models import (
 )
 from scorekeeper.records import results, skill
 from scorekeeper.records.leagues import league_by_slug
-from scorekeeper.table import audit
+from scorekeeper.table import audit, starting
 from scorekeeper.table import service as game_service
 from tests.conftest import TEST_CONFIG, TEST_DATABASES
 from tests.databases import server_database
@@ -152,7 +152,7 @@ def test_0014_works_out_the_skills_of_past_games_as_a_rebuild_does(app):
         seasons.add_season(league, "Spring", date(2024, 3, 1), date(2024, 5, 31))
         ids = []
         for n in range(15):
-            game = game_service.start_game(
+            game = starting.start_game(
                 league, pairs[n % 5], Rules(), Stakes.from_small(100), Seat.FIRST
             )
             for out, scores, stars in wins if n % 3 else losses:

@@ -3,7 +3,7 @@
 from scorekeeper.engine import Rules, Seat, Stakes
 from scorekeeper.league import service as league_service
 from scorekeeper.models import db
-from scorekeeper.table import service as game_service
+from scorekeeper.table import starting
 
 
 def test_version_answers_an_etag_then_not_modified_until_the_game_changes(table):
@@ -37,7 +37,7 @@ def test_a_public_game_is_live_for_a_visitor_a_private_one_is_hidden(public, app
     assert client.get(f"/games/{game_id}/version").status_code == 200
     with app.app_context():
         secret = league_service.create_league("Secret club", public=False)
-        hidden = game_service.start_game(
+        hidden = starting.start_game(
             secret.id, ("Ana", "Ben"), Rules(), Stakes.from_small(100), Seat(0)
         ).id
         db.session.remove()

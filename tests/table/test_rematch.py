@@ -9,6 +9,7 @@ from sqlalchemy import func, select
 from scorekeeper.models import Game, db
 from scorekeeper.records.leagues import league_by_slug
 from scorekeeper.table import service as game_service
+from scorekeeper.table import starting
 from tests.conftest import ADMIN, Auth, Table, section, text_of
 
 REMATCH_FORM = re.compile(r'<form method="post" action="/games/(\d+)/rematch">(.*?)</form>', re.S)
@@ -154,9 +155,7 @@ def test_a_rematch_without_its_csrf_token_is_refused(make_app):
         from scorekeeper.engine import Rules, Seat, Stakes, Tally
 
         league = league_by_slug("our-table")
-        game = game_service.start_game(
-            league.id, ("Ana", "Ben"), Rules(), Stakes(100, 300), Seat(0)
-        )
+        game = starting.start_game(league.id, ("Ana", "Ben"), Rules(), Stakes(100, 300), Seat(0))
         game_service.record_deal(game.id, Tally(Seat(0), (1250, 700), (0, 0)))
         game_id = game.id
         db.session.remove()

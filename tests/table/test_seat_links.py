@@ -15,7 +15,7 @@ from scorekeeper.engine import Rules, Seat, Stakes
 from scorekeeper.league import service as league_service
 from scorekeeper.models import SEAT_LINK_DAYS_AFTER_PAID, Game, Player, SeatLink, db, utcnow
 from scorekeeper.records.leagues import league_by_slug
-from scorekeeper.table import service as game_service
+from scorekeeper.table import starting
 from tests.conftest import Api, make_token
 
 LINK = re.compile(r'class="share-link" href="http://localhost(/s/([A-Za-z0-9_-]+))"')
@@ -200,7 +200,7 @@ def test_only_a_scorekeeper_of_the_league_shows_a_link(app, auth, table):
 def test_a_link_to_a_game_of_another_league_shows_nothing_of_either(app, table):
     with app.app_context():
         club = league_service.create_league("Secret club", public=False)
-        game = game_service.start_game(
+        game = starting.start_game(
             club.id, ("Zed", "Yan"), Rules(), Stakes.from_small(100), Seat(0)
         )
         game_id = game.id

@@ -13,6 +13,7 @@ from scorekeeper.models import Role, db
 from scorekeeper.records import players as player_service
 from scorekeeper.records.leagues import league_by_slug
 from scorekeeper.table import service as game_service
+from scorekeeper.table import starting
 
 
 def add_league(app, name: str, *, public: bool = True) -> str:
@@ -25,7 +26,7 @@ def add_league(app, name: str, *, public: bool = True) -> str:
 def game_in_progress(app, slug: str, names: tuple[str, str]) -> int:
     with app.app_context():
         league = league_by_slug(slug)
-        game = game_service.start_game(league.id, names, Rules(), Stakes.from_small(100), Seat(0))
+        game = starting.start_game(league.id, names, Rules(), Stakes.from_small(100), Seat(0))
         game_service.record_deal(game.id, Tally(Seat(0), (300, 200), (0, 0)))
         game_id = game.id
         db.session.remove()

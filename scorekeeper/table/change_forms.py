@@ -25,7 +25,7 @@ from scorekeeper.engine import (
 )
 from scorekeeper.engine.counted_cards import CountedCards
 from scorekeeper.values import read_whole_number
-from scorekeeper.web.forms import ButtonForm
+from scorekeeper.web.forms import ButtonForm, HiddenInput, RadioInput, TextInput
 from scorekeeper.web.messages import problem_message
 from scorekeeper.web.translation import lazy_gettext as _l
 
@@ -52,7 +52,7 @@ _TOKEN = re.compile(rf"[A-Za-z0-9_-]{{1,{MAX_TOKEN_LENGTH}}}")
 class GameChangeForm(ButtonForm):
     """A change to a game sent from a page: carries the version of the card it was made on."""
 
-    version = HiddenField()
+    version = HiddenField(widget=HiddenInput())
 
     @property
     def expected_version(self) -> int | None:
@@ -69,7 +69,7 @@ class GameChangeForm(ButtonForm):
 class RematchForm(ButtonForm):
     """ "Rematch": one tap, with a one-time token so a double tap starts one game, not two."""
 
-    token = HiddenField(default=lambda: uuid.uuid4().hex)
+    token = HiddenField(default=lambda: uuid.uuid4().hex, widget=HiddenInput())
 
 
 def confirmation(tally: Tally) -> str:
@@ -86,22 +86,27 @@ class DealForm(GameChangeForm):
         _l("Who went out?"),
         choices=[SelectChoice("0", _l("First player")), SelectChoice("1", _l("Second player"))],
         validate_choice=False,
+        option_widget=RadioInput(),
     )
     score0 = StringField(
-        _l("Score"), validators=[InputRequired(message=_l("Enter the deal score."))]
+        _l("Score"),
+        validators=[InputRequired(message=_l("Enter the deal score."))],
+        widget=TextInput(),
     )
     score1 = StringField(
-        _l("Score"), validators=[InputRequired(message=_l("Enter the deal score."))]
+        _l("Score"),
+        validators=[InputRequired(message=_l("Enter the deal score."))],
+        widget=TextInput(),
     )
-    stars0 = StringField(_l("Stars"), default="0")
-    stars1 = StringField(_l("Stars"), default="0")
+    stars0 = StringField(_l("Stars"), default="0", widget=TextInput())
+    stars1 = StringField(_l("Stars"), default="0", widget=TextInput())
     #: The one-time token of this form (a uuid4 in hex), or one a phone made for a deal
     #: kept offline: checked against ``_TOKEN`` in :meth:`validate`.
-    token = HiddenField(default=lambda: uuid.uuid4().hex)
+    token = HiddenField(default=lambda: uuid.uuid4().hex, widget=HiddenInput())
     #: The :func:`confirmation` of the tally the scorekeeper confirmed, if any.
-    confirm = HiddenField(default="")
+    confirm = HiddenField(default="", widget=HiddenInput())
     #: The cards the tally was counted from, as JSON (the counting help fills it in).
-    cards = HiddenField(default="")
+    cards = HiddenField(default="", widget=HiddenInput())
     submit = SubmitField(_l("Save deal"))
 
     tally: Tally | None = None

@@ -1,4 +1,5 @@
-"""A game: start it, record, fix and take back deals, settle it (load -> engine -> persist)."""
+"""A game in play: record, fix and take back deals, settle it (load -> engine -> persist);
+starting one is :mod:`.starting`."""
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass

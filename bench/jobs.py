@@ -14,7 +14,8 @@ job                       how                                  beside
 backup (JSON)             ``ops.backup.backup("x.json")``      ``pg_dump -Fc`` /
                                                                ``sqlite3 .backup``
 restore (JSON)            ``ops.restore.restore("x.json")``    ``pg_restore`` /
-                          into a new, migrated database        ``sqlite3 .restore``
+                          into a new, migrated database        ``sqlite3 .restore`` (into
+                                                               a database in WAL mode)
 backup, restore (copy)    the same with an SQLite file         ``sqlite3 .backup`` /
                           (SQLite only)                        ``.restore``
 CSV export                ``GET /leagues/…/export.csv``        ``COPY (…) TO`` / ``-csv``
@@ -463,6 +464,9 @@ def _one(
         if job.startswith("restore") and postgres:
             tool = run_tool(["pg_restore", "--no-owner", "-d", libpq(url), str(tool_copy)])
         elif job.startswith("restore"):
+            # Into a database in WAL mode, as the app keeps its own and the job restores
+            # into: every page goes through the WAL and is checkpointed into the file.
+            run_tool(["sqlite3", sqlite_file(url), "PRAGMA journal_mode = WAL"])
             tool = run_tool(["sqlite3", sqlite_file(url), f".restore {tool_copy}"])
         elif postgres:
             columns = ", ".join(f"{name.strip()} text" for name in IMPORT_COLUMNS.split(","))

@@ -15,6 +15,7 @@ import sqlite3
 import tempfile
 from collections.abc import Iterable, Iterator
 from contextlib import closing, contextmanager
+from functools import cache
 from pathlib import Path
 from typing import IO, Any, Protocol, TypeVar
 
@@ -69,10 +70,11 @@ def schema_revision() -> str | None:
     return revision
 
 
-def revisions() -> list[str]:
-    """Every schema revision of the app, oldest first."""
+@cache
+def revisions() -> tuple[str, ...]:
+    """Every schema revision of the app, oldest first (read from the migrations once)."""
     script = ScriptDirectory(MIGRATIONS_DIR)
-    return [revision.revision for revision in reversed(list(script.walk_revisions()))]
+    return tuple(revision.revision for revision in reversed(list(script.walk_revisions())))
 
 
 def check_revision(revision: object) -> str:

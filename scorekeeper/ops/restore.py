@@ -6,8 +6,8 @@ app knows — and brings an older one up to date: an SQLite copy is migrated aft
 copied in; a JSON dump of an older revision is loaded into the database taken down to
 that revision, then migrated.
 
-A restore never brings back what was ended since the backup (docs/SECURITY.md): it
-signs everyone out, and an API token works after it only if it worked just before it.
+A restore never brings back what was ended since the backup (:mod:`.ended`): it signs
+everyone out, and an API token works after it only if it worked just before it.
 """
 
 import io
@@ -17,16 +17,15 @@ import sqlite3
 import tempfile
 from collections.abc import Iterable, Iterator
 from contextlib import closing
-from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
 import flask_migrate
-from sqlalchemy import JSON, Connection, Table, delete, func, select, text, update
+from sqlalchemy import JSON, Connection, Table, delete, func, select, text
 from sqlalchemy.exc import SQLAlchemyError
 
 from scorekeeper.database import MIGRATIONS_DIR, writing
-from scorekeeper.models import db, utcnow
+from scorekeeper.models import db
 from scorekeeper.ops import bulk
 from scorekeeper.ops.backup import (
     FORMAT,
@@ -45,6 +44,7 @@ from scorekeeper.ops.backup import (
     write_dump,
 )
 from scorekeeper.ops.dump_file import DumpError, DumpReader, NotAnObject
+from scorekeeper.ops.ended import end_in_sqlite_copy, ended_words, keep_ended, working_secrets
 
 
 def restore(file: str, progress: Progress = quiet) -> str:
@@ -75,7 +75,7 @@ def _load(file: IO[bytes], name: str, progress: Progress = quiet) -> str:
     """
     reader = DumpReader(file)
     revision = _check_header(reader, name)
-    live = _working_secrets()
+    live = working_secrets()
     size = os.fstat(file.fileno()).st_size
     if revision == schema_revision():
         counts, revoked = _replace_rows(revision, reader, live, Told(progress, size, "bytes"))
@@ -84,7 +84,7 @@ def _load(file: IO[bytes], name: str, progress: Progress = quiet) -> str:
     if db.engine.dialect.name == "postgresql":
         with writing():
             _reset_sequences()
-    return said_counts(counts) + _ended_words(revoked)
+    return said_counts(counts) + ended_words(revoked)
 
 
 def _check_header(reader: DumpReader, name: str) -> str:
@@ -179,7 +179,7 @@ def _replace_rows(
                         f"{', '.join(sorted(unknown))}."
                     )
                 loader.finish()
-            revoked = {} if live is None else _keep_ended(connection, known, live)
+            revoked = {} if live is None else keep_ended(connection, known, live)
             told.finished()
             return loader.counts, revoked
     except (DumpError, ValueError, TypeError, RecursionError) as error:
@@ -294,106 +294,6 @@ def _reset_sequences() -> None:
         )
 
 
-# What a restore must not bring back --------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Endable:
-    """What a user can end and a restore must not bring back: a row standing for a secret,
-    found by the secret's SHA-256 (``token_hash``), ended when one of ``ended`` is set."""
-
-    table: str
-    ended: tuple[str, ...]  # the first is the one a restore sets
-    name: str
-    kept: str
-
-
-ENDABLE = (
-    Endable("api_token", ("revoked_at",), "API token", "kept revoked"),
-    Endable("invitation", ("withdrawn_at", "used_at"), "invitation", "kept closed"),
-    Endable("seat_link", ("revoked_at",), "seat link", "kept stopped"),
-)
-
-
-def _working_secrets() -> dict[str, set[str]]:
-    """Per :data:`ENDABLE` table, the hashes of the secrets that work now, before a restore."""
-    db.session.remove()
-    with db.engine.connect() as connection:
-        tables = {table.name: table for table in our_tables(connection)}
-        return {
-            endable.table: set(
-                connection.scalars(
-                    select(table.c.token_hash).where(
-                        *(table.c[column].is_(None) for column in endable.ended)
-                    )
-                )
-            )
-            for endable in ENDABLE
-            if (table := tables.get(endable.table)) is not None
-        }
-
-
-def _keep_ended(
-    connection: Connection, known: dict[str, Table], live: dict[str, set[str]]
-) -> dict[str, int]:
-    """End every restored secret that did not work just before the restore (ended or gone
-    since the backup, or never known here); how many, per table."""
-    ended: dict[str, int] = {}
-    for endable in ENDABLE:
-        table = known.get(endable.table)
-        if table is None or not {"token_hash", *endable.ended} <= set(table.c.keys()):
-            continue  # an older schema, without it
-        restored = connection.execute(
-            select(table.c.id, table.c.token_hash).where(
-                *(table.c[column].is_(None) for column in endable.ended)
-            )
-        )
-        working = live.get(endable.table, set())
-        ids = [row_id for row_id, digest in restored if digest not in working]
-        for start in range(0, len(ids), 500):
-            connection.execute(
-                update(table)
-                .where(table.c.id.in_(ids[start : start + 500]))
-                .values({endable.ended[0]: utcnow()})
-            )
-        ended[endable.table] = len(ids)
-    return ended
-
-
-def _end_in_sqlite_copy(copy: sqlite3.Connection, live: dict[str, set[str]]) -> dict[str, int]:
-    """Everyone signed out and :func:`_keep_ended`, in an SQLite copy of any revision."""
-    names = {row[0] for row in copy.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-    for name in sorted(SIGN_IN_STATE & names):
-        copy.execute(f'DELETE FROM "{name}"')
-    ended: dict[str, int] = {}
-    now = utcnow().isoformat(sep=" ", timespec="microseconds")  # as SQLAlchemy writes it
-    for endable in ENDABLE:
-        if endable.table not in names:
-            continue
-        columns = {row[1] for row in copy.execute(f'PRAGMA table_info("{endable.table}")')}
-        if not {"token_hash", *endable.ended} <= columns:
-            continue
-        still_open = " AND ".join(f'"{column}" IS NULL' for column in endable.ended)
-        restored = copy.execute(
-            f'SELECT id, token_hash FROM "{endable.table}" WHERE {still_open}'
-        ).fetchall()
-        working = live.get(endable.table, set())
-        ids = [(now, row_id) for row_id, digest in restored if digest not in working]
-        copy.executemany(f'UPDATE "{endable.table}" SET "{endable.ended[0]}" = ? WHERE id = ?', ids)
-        ended[endable.table] = len(ids)
-    return ended
-
-
-def _ended_words(ended: dict[str, int]) -> str:
-    """ "; 2 API tokens kept revoked", or nothing."""
-    words = [
-        f"{count} {endable.name}{'s' * (count > 1)} {endable.kept}"
-        for endable in ENDABLE
-        if (count := ended.get(endable.table, 0))
-    ]
-    return "".join(f"; {said}" for said in words)
-
-
 # Restoring an SQLite copy ------------------------------------------------------------------
 
 
@@ -425,14 +325,18 @@ def _restore_sqlite_copy(file: str, progress: Progress) -> str:
     if database is None:
         raise BackupError("Only an SQLite database can be restored from a file copy.")
     revision = _check_sqlite_copy(file)
-    live = _working_secrets()
+    live = working_secrets()
     db.session.remove()
     with tempfile.TemporaryDirectory(dir=Path(database).parent, prefix=".restore-") as folder:
         draft = Path(folder) / "restoring.sqlite"
         with _open_read_only(file) as source, closing(sqlite3.connect(draft)) as copy:
+            # A draft thrown away if anything stops the restore: nothing needs it to
+            # survive a crash, so it is written without a journal or syncing.
+            copy.execute("PRAGMA journal_mode = OFF")
+            copy.execute("PRAGMA synchronous = OFF")
             source.backup(copy)
             with copy:
-                revoked = _end_in_sqlite_copy(copy, live)
+                revoked = end_in_sqlite_copy(copy, live)
         raw = db.engine.raw_connection()
         try:
             with _open_read_only(draft) as source:
@@ -445,6 +349,8 @@ def _restore_sqlite_copy(file: str, progress: Progress) -> str:
         finally:
             raw.close()
     db.engine.dispose()
-    flask_migrate.upgrade(directory=MIGRATIONS_DIR)
-    upgraded = "" if revision == revisions()[-1] else f", upgraded from schema {revision}"
-    return f"SQLite copy into {sqlite_path()}{upgraded}{_ended_words(revoked)}"
+    upgraded = ""
+    if revision != revisions()[-1]:
+        flask_migrate.upgrade(directory=MIGRATIONS_DIR)
+        upgraded = f", upgraded from schema {revision}"
+    return f"SQLite copy into {sqlite_path()}{upgraded}{ended_words(revoked)}"

@@ -14,6 +14,7 @@ import json
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from datetime import date, datetime
+from operator import itemgetter
 from typing import Any, Final
 
 from sqlalchemy import (
@@ -158,7 +159,8 @@ def insert_rows(
         for index, column in enumerate(table.columns)
         if (read := _reader(column, null_json)) is not _same
     ]
-    tuples = (_values(row, names, readers) for row in rows)
+    every = _getter(names)
+    tuples = (_values(row, names, every, readers) for row in rows)
     if connection.dialect.name in ("postgresql", "sqlite"):
         return write_rows(connection, table.name, names, tuples)
     count = 0
@@ -168,11 +170,30 @@ def insert_rows(
     return count
 
 
+def _getter(names: list[str]) -> Callable[[dict[str, Any]], tuple[Any, ...]]:
+    """The values of ``names`` in a row, as a tuple (KeyError if the row lacks one)."""
+    if len(names) == 1:
+        (name,) = names
+        return lambda row: (row[name],)
+    return itemgetter(*names)
+
+
 def _values(
-    row: dict[str, Any], names: list[str], readers: list[tuple[int, Callable[[Any], Any]]]
+    row: dict[str, Any],
+    names: list[str],
+    every: Callable[[dict[str, Any]], tuple[Any, ...]],
+    readers: list[tuple[int, Callable[[Any], Any]]],
 ) -> tuple[Any, ...]:
-    """A row's values in column order; only the columns that need it are read further."""
-    values = [row.get(name) for name in names]
+    """A row's values in column order, None for a column it lacks; only the columns that
+    need it are read further. A backup's row has every column, taken in one C call
+    (``every``); the look-up by name, a fifth of a restore's time, is for the others."""
+    try:
+        taken = every(row)
+    except KeyError:
+        taken = tuple(row.get(name) for name in names)
+    if not readers:
+        return taken
+    values = list(taken)
     for index, read in readers:
         values[index] = read(values[index])
     return tuple(values)

@@ -227,3 +227,25 @@ def test_a_moment_in_any_iso_form_goes_in_as_the_column_keeps_it(moment, timespe
     moment = moment.replace(microsecond=shown.get(timespec, moment.microsecond), tzinfo=None)
     kept = moment.isoformat(sep=" ", timespec="microseconds")
     assert bulk.moment_as_kept(written) == kept
+
+
+_COLUMNS = ["id", "name", "created_at", "cards"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    names=st.lists(st.sampled_from(_COLUMNS), min_size=1, max_size=4, unique=True),
+    row=st.dictionaries(
+        st.sampled_from([*_COLUMNS, "extra"]), st.none() | st.integers() | st.text(max_size=3)
+    ),
+    read=st.booleans(),
+)
+def test_a_rows_values_are_its_columns_in_order_and_none_for_a_column_it_lacks(names, row, read):
+    """Taken in one call when the row has every column, by name when it lacks one: the
+    same values either way, keys that are not columns left out, the readers applied."""
+    readers = [(0, repr)] if read else []
+    values = bulk._values(row, names, bulk._getter(names), readers)
+    expected = [row.get(name) for name in names]
+    if read:
+        expected[0] = repr(expected[0])
+    assert values == tuple(expected)

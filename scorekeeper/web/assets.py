@@ -1,12 +1,12 @@
 """The static files, cached by browsers for good and sent compressed.
 
 Every file under ``static/`` is read once, when the app starts. Its content hash goes
-into each URL ``url_for('static', ...)`` builds (``/static/style.css?v=3f2a9c01d4e7``),
-and the text files are compressed then, with brotli and gzip, so no request compresses
-them again. A request naming the current hash is answered with ``Cache-Control: public,
-max-age=31536000, immutable``: a browser keeps the file and never asks again, and a new
-version of the file has a new URL. Any other request for the file (no hash, an old
-page's hash) gets ``no-cache`` and an ETag, as before.
+into each URL ``url_for('static', ...)`` builds (``/static/style.css?v=3f2a9c01d4e7``).
+A text file is compressed, with brotli and gzip, when it is first asked for, and kept:
+no later request compresses it again. A request naming the current hash is answered
+with ``Cache-Control: public, max-age=31536000, immutable``: a browser keeps the file
+and never asks again, and a new version of the file has a new URL. Any other request
+for the file (no hash, an old page's hash) gets ``no-cache`` and an ETag, as before.
 
 The web app manifest names its icons; they get their hashes too, so an installed app
 caches them as well.
@@ -14,7 +14,7 @@ caches them as well.
 Why not a library: Flask-Static-Digest and WhiteNoise's compression both write
 fingerprinted or compressed copies into ``static/`` with a build step before the
 package is made; here the files are few and small (under 60 KB), so hashing and
-compressing them in memory at start is simpler than a step to remember. Pages and JSON
+compressing them in memory is simpler than a step to remember. Pages and JSON
 are compressed per request by Flask-Compress (:func:`scorekeeper.create_app`).
 """
 
@@ -22,7 +22,8 @@ import gzip
 import hashlib
 import mimetypes
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -46,15 +47,20 @@ class Asset:
     body: bytes
     mimetype: str
     version: str
-    encoded: dict[str, bytes] = field(default_factory=dict)
+
+    @cached_property
+    def encoded(self) -> dict[str, bytes]:
+        """The text files' compressed forms, made when the file is first asked for: brotli
+        at its best takes a tenth of a second for the dozen files, which every ``flask``
+        command and every worker's start paid though most never serve one."""
+        if not self.mimetype.startswith(TEXT):
+            return {}
+        return {"br": brotli.compress(self.body), "gzip": gzip.compress(self.body, mtime=0)}
 
 
 def _asset(body: bytes, name: str) -> Asset:
     mimetype = mimetypes.guess_type(name)[0] or "application/octet-stream"
-    encoded = {}
-    if mimetype.startswith(TEXT):
-        encoded = {"br": brotli.compress(body), "gzip": gzip.compress(body, mtime=0)}
-    return Asset(body, mimetype, hashlib.sha256(body).hexdigest()[:12], encoded)
+    return Asset(body, mimetype, hashlib.sha256(body).hexdigest()[:12])
 
 
 def load(folder: Path) -> dict[str, Asset]:

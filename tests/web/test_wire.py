@@ -98,10 +98,20 @@ def test_pages_json_css_and_js_are_compressed_only_when_the_client_asks(table, a
             assert len(response.data) < len(body), url
 
 
-def test_the_static_files_are_compressed_once_at_start(app):
-    style = assets.load(Path(app.static_folder))["style.css"]
+def test_a_static_file_is_compressed_when_first_asked_for_and_kept(app, monkeypatch):
+    """Not at start: every ``flask`` command and worker paid for brotli at its best."""
+    compressed = []
+    compress = brotli.compress
+    monkeypatch.setattr(brotli, "compress", lambda body: compressed.append(1) or compress(body))
+    loaded = assets.load(Path(app.static_folder))
+    assert compressed == []
+    style = loaded["style.css"]
     assert set(style.encoded) == {"br", "gzip"}
     assert brotli.decompress(style.encoded["br"]) == style.body
+    assert gzip.decompress(style.encoded["gzip"]) == style.body
+    assert style.encoded["br"] is style.encoded["br"]
+    assert compressed == [1]
+    assert loaded["icon-192.png"].encoded == {}  # an image is compressed already
 
 
 def test_a_deal_saved_from_the_script_is_answered_with_the_game_page_itself(table):

@@ -44,12 +44,13 @@ from scorekeeper.engine import (
     validate_tally,
 )
 from scorekeeper.league import service as league_service
-from scorekeeper.league.transfer.save import deal_row
+from scorekeeper.league.transfer.save import deal_row, seat_rows
 from scorekeeper.models import (
     AuditAction,
     AuditEvent,
     Deal,
     Game,
+    GameSeat,
     Player,
     Role,
     Season,
@@ -484,6 +485,7 @@ def generate(
                 deals += more[0]
                 events += more[1]
                 tokens += more[2]
+            _bulk(GameSeat, seat_rows(game_ids, rows))
             for model, children in ((Deal, deals), (AuditEvent, events), (SubmissionToken, tokens)):
                 _bulk(model, children)
     inserted_at = time.perf_counter()

@@ -1,8 +1,13 @@
-"""The table's rows: leagues, players, games with their own rules and stakes, and deals.
+"""The table's rows: leagues, players, games with their own rules and stakes, their seats,
+their deals and the money each deal moves.
 
-A game's derived columns (totals, stars, status, winner, settlement) are kept
-up to date by :mod:`scorekeeper.table.service` on every change, so league pages can
-aggregate them in SQL instead of replaying every game.
+A game is of one kind (``Game.kind``, the engine's ``GameKind.name``). Mille, the first,
+keeps its rules, stakes and deals in columns of their own; every other kind keeps its
+setup and each deal's entry as the JSON its engine module reads (``Game.setup``,
+``Deal.entry``), and the money each deal moves as rows of :class:`Movement`. A game's
+derived columns (totals, stars, status, winner, settlement) and its movements are kept
+up to date by the game service on every change, so league pages can aggregate them in
+SQL instead of replaying every game.
 """
 
 import hashlib
@@ -10,7 +15,7 @@ import secrets
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import JSON, CheckConstraint, ForeignKey, String, UniqueConstraint, event
+from sqlalchemy import JSON, CheckConstraint, ForeignKey, Index, String, UniqueConstraint, event
 from sqlalchemy.engine import Connection
 from sqlalchemy.engine.default import DefaultExecutionContext
 from sqlalchemy.orm import Mapped, Mapper, mapped_column, relationship
@@ -24,6 +29,10 @@ from .base import Cents, Model, utcnow
 
 IN_PROGRESS = "in_progress"
 FINISHED = "finished"
+#: The kind every game was before there were others, and a new game's default.
+MILLE = "mille"
+#: The most players a game of any kind seats (Continental Rummy's twelve).
+MAX_SEATS = 12
 
 
 class League(Model):
@@ -74,25 +83,32 @@ def _played_at_on_insert(context: DefaultExecutionContext) -> datetime:
 class Game(Model):
     __table_args__ = (
         CheckConstraint("player0_id <> player1_id", name="two_players"),
-        CheckConstraint("first_dealer IN (0, 1)", name="first_dealer_seat"),
+        CheckConstraint(f"first_dealer >= 0 AND first_dealer < {MAX_SEATS}", name="first_dealer"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
+    #: Which game it is: the engine's name of its kind ("mille", "knock-rummy", …).
+    kind: Mapped[str] = mapped_column(String(20), default=MILLE, server_default=MILLE)
     league_id: Mapped[int] = mapped_column(ForeignKey("league.id", ondelete="CASCADE"), index=True)
+    # The players of seats 0 and 1, as in every game; all its seats are ``seats``.
     player0_id: Mapped[int] = mapped_column(ForeignKey("player.id"), index=True)
     player1_id: Mapped[int] = mapped_column(ForeignKey("player.id"), index=True)
     first_dealer: Mapped[int]
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
-    # The rules and stakes the game was started with; never changed afterwards.
+    # The rules and stakes the game was started with; never changed afterwards. A game of
+    # Mille keeps them in these columns (None for every other kind)…
     preset: Mapped[str | None] = mapped_column(String(20))
-    target: Mapped[int]
-    progressive: Mapped[bool]
-    natural_needed: Mapped[bool]
-    skunk: Mapped[str] = mapped_column(String(10))
-    difference: Mapped[str] = mapped_column(String(10))
-    small_stake: Mapped[Cents]
-    big_stake: Mapped[Cents]
+    target: Mapped[int | None]
+    progressive: Mapped[bool | None]
+    natural_needed: Mapped[bool | None]
+    skunk: Mapped[str | None] = mapped_column(String(10))
+    difference: Mapped[str | None] = mapped_column(String(10))
+    small_stake: Mapped[Cents | None]
+    big_stake: Mapped[Cents | None]
+    #: … a game of any other kind as its engine's ``Setup`` says them: ``{"rules": {…},
+    #: "stakes": {name: cents or None}}`` (None for Mille).
+    setup: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True))
 
     #: Bumped on every change, so a page loaded before a change can't overwrite it.
     version: Mapped[int] = mapped_column(default=1)
@@ -101,7 +117,9 @@ class Game(Model):
     #: an open page sees it by this count, which is part of the card's ETag.
     agreement_count: Mapped[int] = mapped_column(default=0, server_default="0")
 
-    # Derived from the deals by the engine, refreshed on every change.
+    # Derived from the deals by the engine, refreshed on every change (a sitting, which
+    # ends when its scorekeeper says so, keeps that in ``status``). The totals, stars,
+    # chapeaux, winner and amount due are Mille's; 0 or None for every other kind.
     status: Mapped[str] = mapped_column(String(12), default=IN_PROGRESS, index=True)
     deal_count: Mapped[int] = mapped_column(default=0)
     total0: Mapped[int] = mapped_column(default=0)
@@ -135,13 +153,20 @@ class Game(Model):
     deals: Mapped[list["Deal"]] = relationship(
         back_populates="game", order_by="Deal.number", cascade="all, delete-orphan"
     )
+    seats: Mapped[list["GameSeat"]] = relationship(
+        back_populates="game", order_by="GameSeat.seat", cascade="all, delete-orphan"
+    )
 
     @property
     def rules(self) -> Rules:
+        """Mille's rules (a game of Mille has every one of their columns)."""
+        assert self.target is not None
+        assert self.skunk is not None
+        assert self.difference is not None
         return Rules(
             target=self.target,
-            progressive=self.progressive,
-            natural_needed=self.natural_needed,
+            progressive=bool(self.progressive),
+            natural_needed=bool(self.natural_needed),
             skunk=SkunkRule(self.skunk),
             difference=DifferenceRule(self.difference),
         )
@@ -162,6 +187,9 @@ class Game(Model):
 
     @property
     def stakes(self) -> Stakes:
+        """Mille's stakes."""
+        assert self.small_stake is not None
+        assert self.big_stake is not None
         return Stakes(small=self.small_stake, big=self.big_stake)
 
     @stakes.setter
@@ -170,7 +198,17 @@ class Game(Model):
 
     @property
     def players(self) -> tuple[Player, Player]:
+        """Seats 0 and 1: a game of Mille's two players."""
         return self.player0, self.player1
+
+    @property
+    def seated(self) -> list[Player]:
+        """Every player of the game, in seat order (two or more)."""
+        return [seat.player for seat in self.seats]
+
+    @property
+    def is_mille(self) -> bool:
+        return self.kind == MILLE
 
     @property
     def finished(self) -> bool:
@@ -196,7 +234,26 @@ class Game(Model):
         return self.paid_at is not None
 
     def player(self, seat: int) -> Player:
-        return self.players[seat]
+        return self.players[seat] if seat < 2 else self.seats[seat].player
+
+
+class GameSeat(Model):
+    """A player's place at a game: seat 0 is the first player named. Every game has one
+    row per player (Mille two, the others up to :data:`MAX_SEATS`)."""
+
+    __table_args__ = (
+        UniqueConstraint("game_id", "player_id", name="uq_game_seat_one_seat_each"),
+        CheckConstraint(f"seat >= 0 AND seat < {MAX_SEATS}", name="seat"),
+    )
+
+    game_id: Mapped[int] = mapped_column(
+        ForeignKey("game.id", ondelete="CASCADE"), primary_key=True
+    )
+    seat: Mapped[int] = mapped_column(primary_key=True, autoincrement=False)
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id"), index=True)
+
+    game: Mapped[Game] = relationship(back_populates="seats")
+    player: Mapped[Player] = relationship(lazy="joined", innerjoin=True)
 
 
 class Deal(Model):
@@ -208,11 +265,15 @@ class Deal(Model):
     id: Mapped[int] = mapped_column(primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"))
     number: Mapped[int]
-    out_seat: Mapped[int]
-    score0: Mapped[int]
-    score1: Mapped[int]
+    # A deal of Mille: who went out, the two scores and stars (None for another kind)…
+    out_seat: Mapped[int | None]
+    score0: Mapped[int | None]
+    score1: Mapped[int | None]
     stars0: Mapped[int] = mapped_column(default=0)
     stars1: Mapped[int] = mapped_column(default=0)
+    #: … a deal of any other kind as its engine module reads it (``GameKind.read_deal``):
+    #: the API's body, every default filled in (None for Mille).
+    entry: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     #: The cards the tally was counted from (issue 8), as :mod:`..counted_cards` writes them;
     #: None for a tally typed in.
@@ -227,6 +288,10 @@ class Deal(Model):
 
     @property
     def tally(self) -> Tally:
+        """A deal of Mille's tally."""
+        assert self.out_seat is not None
+        assert self.score0 is not None
+        assert self.score1 is not None
         return Tally(
             out=Seat(self.out_seat),
             scores=(self.score0, self.score1),
@@ -238,6 +303,31 @@ class Deal(Model):
         self.out_seat = int(tally.out)
         self.score0, self.score1 = tally.scores
         self.stars0, self.stars1 = tally.stars
+
+
+class Movement(Model):
+    """Money a deal moved, or the end of a game did: a row of the game's ledger.
+
+    From a seat, or the pool (None), to a seat or the pool, a positive amount and the
+    engine's reason (``engine.games.Reason``). Derived from the deals by the engine and
+    rewritten, from the first deal a change touches, on every change: balances, pools and
+    who owes whom are sums over these rows, never kept a second time. ``deal_number`` is
+    None for what moves when the game ends (a pool given back). A game of Mille moves its
+    money once, by its settlement (``Game.amount_due``), and has no rows here.
+    """
+
+    __table_args__ = (
+        CheckConstraint("amount > 0", name="amount"),
+        Index("ix_movement_game_deal", "game_id", "deal_number"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"))
+    deal_number: Mapped[int | None]
+    payer_seat: Mapped[int | None]
+    payee_seat: Mapped[int | None]
+    amount: Mapped[Cents]
+    reason: Mapped[str] = mapped_column(String(16))
 
 
 #: How many days a seat link stays open after its game is marked paid.
@@ -253,7 +343,7 @@ class SeatLink(Model):
     after the game is marked paid.
     """
 
-    __table_args__ = (CheckConstraint("seat IN (0, 1)", name="seat"),)
+    __table_args__ = (CheckConstraint(f"seat >= 0 AND seat < {MAX_SEATS}", name="seat"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), index=True)

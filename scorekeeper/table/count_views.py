@@ -9,7 +9,6 @@ from flask import Blueprint, abort, flash, redirect, render_template, url_for
 from werkzeug.wrappers import Response
 
 from scorekeeper.accounts.permissions import require_role
-from scorekeeper.engine import Seat
 from scorekeeper.engine.counted_cards import HAND_CLASSES
 from scorekeeper.models import Game, Role, db
 from scorekeeper.table.change_forms import DealForm
@@ -58,7 +57,7 @@ def _count_page(game: Game, number: int | None) -> tuple[str, int]:
         form.version.data = str(game.version)
         if number is not None:
             deal = game.deals[number - 1]
-            form.fill(Seat(deal.out_seat), deal.counted)
+            form.fill(deal.tally.out, deal.counted)
     elif form.validate():
         deal_form = _counted_deal_form(form, names, game.version)
     else:

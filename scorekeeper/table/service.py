@@ -113,7 +113,7 @@ def locked_game(
     game = db.session.scalars(_LOCKED_GAME, {"game_id": game_id}).unique().first()
     if game is None:
         raise NotFound(gettext("There is no such game."))
-    _check_version(game, version)
+    check_version(game, version)
     _check_open(game, settled_ok, abandoned_ok)
     return game
 
@@ -133,7 +133,7 @@ def _check_open(game: Game, settled_ok: bool, abandoned_ok: bool) -> None:
         )
 
 
-def _check_version(game: Game, version: int | None) -> None:
+def check_version(game: Game, version: int | None) -> None:
     if version is not None and version != game.version:
         raise StaleVersion(
             gettext(
@@ -237,10 +237,10 @@ def record_deal(
         game = locked_game(game_id)  # taken first, so a concurrent retry sees our token
         if allowed is not None:
             allowed(game.league)
-        if token and not _first_use(token, game_id):
+        if token and not first_use(token, game_id):
             card = scorecard(game)
             return Saved(game, card, settlement_of(card, game.stakes), recorded=False)
-        _check_version(game, version)
+        check_version(game, version)
         if game.finished:
             raise Conflict(gettext("The game is over: it takes no more deals."))
         ends = ends_with(game.rules, (game.total0, game.total1), (game.stars0, game.stars1), tally)
@@ -287,7 +287,7 @@ def _new_deal(game: Game, number: int, tally: Tally, cards: CountedCards | None)
     return deal
 
 
-def _first_use(token: str, game_id: int) -> bool:
+def first_use(token: str, game_id: int) -> bool:
     """Keep the submission's token; False if it was kept before (the same deal sent again).
     A change that is then refused rolls the token back with it."""
     kept = insert(SubmissionToken).values(token=token, game_id=game_id)

@@ -1,13 +1,15 @@
-"""Starting a game: a new one between two players, or the next one after a finished game."""
+"""Starting a game: a new one of any kind, or the next one after a finished game."""
 
 import random
+from collections.abc import Mapping, Sequence
 
 from sqlalchemy import select
 
 from scorekeeper.database import writing
 from scorekeeper.engine import Rules, Seat, Stakes
+from scorekeeper.engine.games.base import GameKind
 from scorekeeper.errors import Conflict, ServiceError
-from scorekeeper.models import IN_PROGRESS, Game, Player, SubmissionToken, db
+from scorekeeper.models import IN_PROGRESS, Game, GameSeat, Player, SubmissionToken, db
 from scorekeeper.records.players import clean_player_name, find_player, new_player
 from scorekeeper.table.service import locked_game
 from scorekeeper.web.translation import gettext
@@ -30,28 +32,20 @@ def start_game(
     *,
     create_players: bool = True,
 ) -> Game:
-    """A new game between two different players, with its own copy of rules and stakes.
+    """A new game of Mille between two different players, with its own copy of rules and
+    stakes.
 
     Names that aren't players of the league yet become players when
     ``create_players`` is set; otherwise they are an error.
     """
-    cleaned = tuple(_seat_name(index, name) for index, name in enumerate(names))
-    if Player.key(cleaned[0]) == Player.key(cleaned[1]):
-        raise ServiceError(gettext("Choose two different players."), field="players.1")
+    cleaned = _cleaned(names)
     with writing():
-        seats = []
-        for index, name in enumerate(cleaned):
-            player = find_player(league_id, name)
-            if player is None and not create_players:
-                raise ServiceError(
-                    gettext("%(name)s is not a player in this league.", name=name),
-                    f"players.{index}",
-                )
-            seats.append(player or new_player(league_id, name))
+        seats = _players(league_id, cleaned, create_players)
         game = Game(
             league_id=league_id,
             player0=seats[0],
             player1=seats[1],
+            seats=[GameSeat(seat=seat, player=player) for seat, player in enumerate(seats)],
             first_dealer=int(
                 first_dealer if first_dealer is not None else random.choice(list(Seat))
             ),
@@ -60,6 +54,70 @@ def start_game(
         game.stakes = stakes
         db.session.add(game)
     return game
+
+
+def start_game_of(
+    kind: GameKind,
+    league_id: int,
+    names: Sequence[str],
+    rules: Mapping[str, object],
+    stakes: Mapping[str, int | None],
+    first_dealer: int | None = None,
+    *,
+    create_players: bool = True,
+) -> Game:
+    """A new game of ``kind`` (any but Mille) between its players in seat order, with the
+    setup its engine module reads from ``rules`` and ``stakes`` (cents): ``Refused``
+    naming ``players``, ``rules.…`` or ``stakes.…`` when they break its rules."""
+    cleaned = _cleaned(names)
+    setup = kind.setup(len(cleaned), rules, stakes)
+    if first_dealer is not None and not 0 <= first_dealer < len(cleaned):
+        raise ServiceError(gettext("The first dealer must be one of the players."), "first_dealer")
+    with writing():
+        seats = _players(league_id, cleaned, create_players)
+        game = Game(
+            kind=kind.name,
+            league_id=league_id,
+            player0=seats[0],
+            player1=seats[1],
+            seats=[GameSeat(seat=seat, player=player) for seat, player in enumerate(seats)],
+            first_dealer=random.randrange(len(seats)) if first_dealer is None else first_dealer,
+            setup={"rules": dict(setup.rules), "stakes": dict(setup.stakes)},
+        )
+        db.session.add(game)
+    return game
+
+
+def _cleaned(names: Sequence[str]) -> list[str]:
+    """The names of the players, each read as a name, all different."""
+    cleaned = [_seat_name(index, name) for index, name in enumerate(names)]
+    seen: set[str] = set()
+    for index, name in enumerate(cleaned):
+        if Player.key(name) in seen:
+            message = (
+                gettext("Choose two different players.")
+                if len(cleaned) == 2
+                else gettext(
+                    "Each player can sit at the table once: %(name)s is there already.", name=name
+                )
+            )
+            raise ServiceError(message, field=f"players.{index}")
+        seen.add(Player.key(name))
+    return cleaned
+
+
+def _players(league_id: int, names: Sequence[str], create_players: bool) -> list[Player]:
+    """The league's players of these names, new ones added if ``create_players``."""
+    seats = []
+    for index, name in enumerate(names):
+        player = find_player(league_id, name)
+        if player is None and not create_players:
+            raise ServiceError(
+                gettext("%(name)s is not a player in this league.", name=name),
+                f"players.{index}",
+            )
+        seats.append(player or new_player(league_id, name))
+    return seats
 
 
 def rematch(game_id: int, *, token: str | None = None) -> tuple[Game, bool]:
@@ -88,6 +146,10 @@ def rematch(game_id: int, *, token: str | None = None) -> tuple[Game, bool]:
             league_id=game.league_id,
             player0_id=game.player0_id,
             player1_id=game.player1_id,
+            seats=[
+                GameSeat(seat=seat, player_id=player_id)
+                for seat, player_id in enumerate((game.player0_id, game.player1_id))
+            ],
             first_dealer=1 - game.first_dealer,
         )
         new.rules = game.rules

@@ -12,7 +12,7 @@ from scorekeeper.database import insert_many, reserve_ids, writing
 from scorekeeper.engine import Tally
 from scorekeeper.errors import ServiceError
 from scorekeeper.league.transfer.plan import ImportPlan, ImportProblems, PlannedGame
-from scorekeeper.models import FINISHED, AuditEvent, Deal, Game, Player, Season, db
+from scorekeeper.models import FINISHED, AuditEvent, Deal, Game, GameSeat, Player, Season, db
 from scorekeeper.records import results, totals
 from scorekeeper.table import audit
 from scorekeeper.table.forms import rules_data
@@ -167,6 +167,7 @@ def _save(
         for number, tally in enumerate(planned.tallies, start=1)
     ]
     insert_many(connection, Deal, deals)  # no ORM work per row (issue 26)
+    insert_many(connection, GameSeat, seat_rows(ids, rows))
     user_id = audit.actor_id()
     events = []
     for game_id, planned, row in zip(ids, batch, rows, strict=True):
@@ -196,6 +197,16 @@ def _insert_games(connection: Connection, rows: list[dict[str, Any]]) -> list[in
         insert(Game), [{**row, "id": id_} for row, id_ in zip(rows, ids, strict=True)]
     )
     return ids
+
+
+def seat_rows(ids: Sequence[int], games: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The seats of games of Mille inserted as rows (``games``, with these ``ids``), for a
+    bulk insert: an import's, or the benchmarks' generated league."""
+    return [
+        {"game_id": game_id, "seat": seat, "player_id": row[f"player{seat}_id"]}
+        for game_id, row in zip(ids, games, strict=True)
+        for seat in (0, 1)
+    ]
 
 
 def deal_row(game_id: int, number: int, tally: Tally, created_at: datetime) -> dict[str, Any]:

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Protocol
 
+from ..settle_up import Transfer as Transfer
 from ..tally import TallyProblem
 
 #: One broken rule, tied to the field that broke it (``counts.2``, ``stakes.point``,
@@ -65,23 +66,15 @@ class Payment:
 
 
 @dataclass(frozen=True)
-class Transfer:
-    """One payment that settles balances: ``payer`` gives ``payee`` ``amount`` cents."""
-
-    payer: int
-    payee: int
-    amount: int
-
-
-@dataclass(frozen=True)
 class Setup:
     """What a game was started with, as the engine read it: how many players, its rule
-    options (``{"target": 41, "partnerships": True}``; ``{}`` when it has none) and its
-    stakes in cents (``{"point": 5}``; an optional stake left out is ``None``). Stored
-    with the game and never changed afterwards."""
+    options (``{"target": 41, "partnerships": True}``; ``{}`` when it has none; Mille's
+    ``skunk`` and ``difference`` are words) and its stakes in cents (``{"point": 5}``; an
+    optional stake left out is ``None``). Stored with the game and never changed
+    afterwards."""
 
     players: int
-    rules: Mapping[str, int | bool]
+    rules: Mapping[str, int | bool | str]
     stakes: Mapping[str, int | None]
 
 

@@ -5,7 +5,15 @@ from collections.abc import Mapping, Sequence
 
 import pytest
 
-from scorekeeper.engine.games import Entry, GameKind, Refused, Setup, Sitting, kind_named
+from scorekeeper.engine.games import (
+    Entry,
+    GameKind,
+    Problem,
+    Refused,
+    Setup,
+    Sitting,
+    kind_named,
+)
 
 
 def setup_of(
@@ -31,12 +39,17 @@ def play(
     return kind.replay(setup, first_dealer, entries, ended=ended)
 
 
-def refused(kind: GameKind, setup: Setup, body: Mapping[str, object]) -> dict[str, str]:
-    """Each field a deal body is refused for, with its problem's code."""
+def problems_of(kind: GameKind, setup: Setup, body: Mapping[str, object]) -> tuple[Problem, ...]:
+    """The problems a deal body is refused for."""
     with pytest.raises(Refused) as caught:
         kind.read_deal(setup, body)
     assert caught.value.problems, "a refusal says what is wrong"
-    return {problem.field: problem.code for problem in caught.value.problems}
+    return caught.value.problems
+
+
+def refused(kind: GameKind, setup: Setup, body: Mapping[str, object]) -> dict[str, str]:
+    """Each field a deal body is refused for, with its problem's code."""
+    return {problem.field: problem.code for problem in problems_of(kind, setup, body)}
 
 
 def setup_refused(

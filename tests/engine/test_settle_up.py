@@ -18,7 +18,8 @@ def settles(balances: Sequence[int], plan: Sequence[Transfer]) -> bool:
     between two different players."""
     left = list(balances)
     for transfer in plan:
-        assert transfer.amount > 0 and transfer.payer != transfer.payee
+        assert transfer.amount > 0
+        assert transfer.payer != transfer.payee
         left[transfer.payer] += transfer.amount
         left[transfer.payee] -= transfer.amount
     return not any(left)
@@ -87,7 +88,7 @@ def test_balances_that_do_not_add_up_to_zero_are_refused() -> None:
 
 def test_exact_up_to_sixteen_non_zero_balances() -> None:
     assert EXACT_UP_TO == 16
-    assert exact(zero_sum(list(range(1, 16))) + [0, 0, 0])
+    assert exact([*zero_sum(list(range(1, 16))), 0, 0, 0])
     assert not exact(zero_sum(list(range(1, 17))))
 
 
@@ -101,7 +102,7 @@ def test_sixteen_balances_settle_well_under_a_second() -> None:
 
 
 def test_beyond_sixteen_the_greedy_plan_still_settles_and_pairs_cancelling_balances() -> None:
-    balances = zero_sum([(-1) ** i * (100 + i) for i in range(20)]) + [250, -250]
+    balances = [*zero_sum([(-1) ** i * (100 + i) for i in range(20)]), 250, -250]
     plan = fewest_payments(balances)
     assert settles(balances, plan)
     assert Transfer(22, 21, 250) in plan

@@ -2,6 +2,7 @@
 refused body names."""
 
 from collections.abc import Mapping, Sequence
+from functools import cache
 
 import pytest
 
@@ -12,6 +13,7 @@ from scorekeeper.engine.games import (
     Refused,
     Setup,
     Sitting,
+    Transfer,
     kind_named,
 )
 
@@ -73,3 +75,36 @@ def paid(sitting: Sitting, number: int = 1) -> list[tuple[int | None, int | None
 def entry_round_trips(kind: GameKind, setup: Setup, entry: Entry) -> None:
     """A stored entry reads back as itself."""
     assert kind.read_deal(setup, entry) == entry
+
+
+def settles(balances: Sequence[int], plan: Sequence[Transfer]) -> bool:
+    """Whether paying ``plan`` brings every balance to zero, each payment positive and
+    between two different players."""
+    left = list(balances)
+    for transfer in plan:
+        assert transfer.amount > 0
+        assert transfer.payer != transfer.payee
+        left[transfer.payer] += transfer.amount
+        left[transfer.payee] -= transfer.amount
+    return not any(left)
+
+
+def brute_force_least(balances: Sequence[int]) -> int:
+    """The least number of payments, by trying every way to split the players with a
+    non-zero balance into groups that add up to zero (each settles in its size − 1)."""
+    values = tuple(sorted(balance for balance in balances if balance))
+
+    @cache
+    def most_groups(rest: tuple[int, ...]) -> int:
+        if not rest:
+            return 0
+        first, others = rest[0], rest[1:]
+        best = 0
+        for chosen in range(1 << len(others)):
+            group = [first] + [v for i, v in enumerate(others) if chosen >> i & 1]
+            if sum(group) == 0:
+                left = tuple(v for i, v in enumerate(others) if not chosen >> i & 1)
+                best = max(best, 1 + most_groups(left))
+        return best
+
+    return len(values) - most_groups(values)

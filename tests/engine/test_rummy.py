@@ -42,6 +42,11 @@ def test_the_entry_is_the_body_with_rummy_false_filled_in() -> None:
     entry_round_trips(RUMMY, THREE, entry)
 
 
+def test_rummy_null_is_rummy_left_out() -> None:
+    entry = RUMMY.read_deal(THREE, {"out": 1, "counts": [23, 0, 7], "rummy": None})
+    assert entry["rummy"] is False
+
+
 def test_whole_numbers_written_as_floats_are_read_as_ints() -> None:
     entry = RUMMY.read_deal(THREE, {"out": 1.0, "counts": [23.0, 0, 7]})
     assert entry == {"out": 1, "counts": [23, 0, 7], "rummy": False}

@@ -41,6 +41,7 @@ def test_the_pool_is_0_before_the_first_deal() -> None:
 def test_the_entry_is_the_body_with_no_jink_filled_in() -> None:
     assert SPOIL.read_deal(FOUR, {"winner": 2}) == {"winner": 2, "jink": "none"}
     assert SPOIL.read_deal(FOUR, SPOILT) == {"winner": None, "jink": "none"}
+    assert SPOIL.read_deal(FOUR, {"winner": 2, "jink": None}) == {"winner": 2, "jink": "none"}
     entry_round_trips(SPOIL, FOUR, {"winner": 2, "jink": "won"})
 
 

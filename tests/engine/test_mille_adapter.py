@@ -56,12 +56,18 @@ def test_the_setup_fills_in_the_standard_rules_and_the_big_stake() -> None:
         (2, {"preset": "marks"}, {"small": 100}, {"rules.preset": "field.unknown"}),
         (2, {}, {"big": 300}, {"stakes.small": "field.missing"}),
         (2, {}, {"small": 100, "point": 1}, {"stakes.point": "field.unknown"}),
+        (2, {}, {"small": 333_334}, {"stakes.small": "stake.range"}),  # big would be too much
     ],
 )
 def test_a_setup_that_breaks_a_rule_is_refused_naming_the_field(
     players: int, rules: dict[str, object], stakes: dict[str, object], fields: dict[str, str]
 ) -> None:
     assert setup_refused(MILLE, players, stakes, rules) == fields
+
+
+def test_a_small_stake_above_a_third_of_the_most_is_fine_with_a_big_stake_set() -> None:
+    assert setup_of("mille", 2, {"small": 333_334, "big": 400_000}).stakes["big"] == 400_000
+    assert setup_of("mille", 2, {"small": 333_333}).stakes["big"] == 999_999
 
 
 def test_the_entry_is_the_body_with_no_naturals_filled_in() -> None:

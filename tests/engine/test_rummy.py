@@ -230,3 +230,13 @@ def test_a_count_near_every_card_a_court_card_is_worth_a_second_look() -> None:
         "warning.high_count",
         {"count": 57, "usual": 56},
     )
+
+
+def test_correcting_a_deal_of_an_ended_sitting_keeps_it_ended_and_settles_it_again() -> None:
+    first, second = {"out": 1, "counts": [23, 0, 7]}, {"out": 0, "counts": [0, 10, 40]}
+    ended = play("rummy", THREE, [first, second], ended=True)
+    corrected = play("rummy", THREE, [first, {"out": 2, "counts": [10, 10, 0]}], ended=True)
+    assert corrected.finished
+    assert corrected.balances == (-165, 100, 65)
+    assert corrected.settlement == (Transfer(0, 1, 100), Transfer(0, 2, 65))
+    assert corrected.settlement != ended.settlement

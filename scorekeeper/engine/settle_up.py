@@ -120,8 +120,8 @@ def _greedy_groups(seats: Sequence[int], balances: Sequence[int]) -> list[list[i
 
 def _settled_within(group: Sequence[int], balances: Sequence[int]) -> list[Transfer]:
     """A group whose balances add up to zero, settled in one payment fewer than its players:
-    the largest debtor pays the largest creditor (the lower seat first among equals) as much
-    as clears one of them, until both lists are empty."""
+    the debtors, largest first, pay the creditors, largest first (the lower seat first among
+    equals), each payment as much as clears the debtor or the creditor."""
     debtors = sorted((balances[seat], seat) for seat in group if balances[seat] < 0)
     creditors = sorted((-balances[seat], seat) for seat in group if balances[seat] > 0)
     owed = [[-amount, seat] for amount, seat in debtors]

@@ -2,10 +2,20 @@
 refused body names."""
 
 from collections.abc import Mapping, Sequence
+from functools import cache
 
 import pytest
 
-from scorekeeper.engine.games import Entry, GameKind, Refused, Setup, Sitting, kind_named
+from scorekeeper.engine.games import (
+    Entry,
+    GameKind,
+    Problem,
+    Refused,
+    Setup,
+    Sitting,
+    Transfer,
+    kind_named,
+)
 
 
 def setup_of(
@@ -31,12 +41,17 @@ def play(
     return kind.replay(setup, first_dealer, entries, ended=ended)
 
 
-def refused(kind: GameKind, setup: Setup, body: Mapping[str, object]) -> dict[str, str]:
-    """Each field a deal body is refused for, with its problem's code."""
+def problems_of(kind: GameKind, setup: Setup, body: Mapping[str, object]) -> tuple[Problem, ...]:
+    """The problems a deal body is refused for."""
     with pytest.raises(Refused) as caught:
         kind.read_deal(setup, body)
     assert caught.value.problems, "a refusal says what is wrong"
-    return {problem.field: problem.code for problem in caught.value.problems}
+    return caught.value.problems
+
+
+def refused(kind: GameKind, setup: Setup, body: Mapping[str, object]) -> dict[str, str]:
+    """Each field a deal body is refused for, with its problem's code."""
+    return {problem.field: problem.code for problem in problems_of(kind, setup, body)}
 
 
 def setup_refused(
@@ -60,3 +75,36 @@ def paid(sitting: Sitting, number: int = 1) -> list[tuple[int | None, int | None
 def entry_round_trips(kind: GameKind, setup: Setup, entry: Entry) -> None:
     """A stored entry reads back as itself."""
     assert kind.read_deal(setup, entry) == entry
+
+
+def settles(balances: Sequence[int], plan: Sequence[Transfer]) -> bool:
+    """Whether paying ``plan`` brings every balance to zero, each payment positive and
+    between two different players."""
+    left = list(balances)
+    for transfer in plan:
+        assert transfer.amount > 0
+        assert transfer.payer != transfer.payee
+        left[transfer.payer] += transfer.amount
+        left[transfer.payee] -= transfer.amount
+    return not any(left)
+
+
+def brute_force_least(balances: Sequence[int]) -> int:
+    """The least number of payments, by trying every way to split the players with a
+    non-zero balance into groups that add up to zero (each settles in its size − 1)."""
+    values = tuple(sorted(balance for balance in balances if balance))
+
+    @cache
+    def most_groups(rest: tuple[int, ...]) -> int:
+        if not rest:
+            return 0
+        first, others = rest[0], rest[1:]
+        best = 0
+        for chosen in range(1 << len(others)):
+            group = [first] + [v for i, v in enumerate(others) if chosen >> i & 1]
+            if sum(group) == 0:
+                left = tuple(v for i, v in enumerate(others) if not chosen >> i & 1)
+                best = max(best, 1 + most_groups(left))
+        return best
+
+    return len(values) - most_groups(values)

@@ -124,3 +124,9 @@ def test_counts_go_up_to_ten_times_the_cards_dealt() -> None:
 @pytest.mark.parametrize("players", [1, 7])
 def test_knock_rummy_takes_two_to_six_players(players: int) -> None:
     assert setup_refused(KNOCK, players, {"point": 10}) == {"players": "players.range"}
+
+
+def test_only_a_knocker_who_goes_rummy_and_wins_gets_the_bonus() -> None:
+    sitting = play("knock-rummy", THREE, [{"knocker": 0, "counts": [5, 0, 9]}])
+    assert sitting.lines[0].winner == 1
+    assert paid(sitting) == [(0, 1, 50, "count"), (0, 1, 100, "knock_penalty"), (2, 1, 90, "count")]

@@ -8,6 +8,7 @@ from tests.engine.games_support import (
     entry_round_trips,
     paid,
     play,
+    problems_of,
     refused,
     setup_of,
     setup_refused,
@@ -41,6 +42,11 @@ def test_the_entry_is_the_body_with_rummy_false_filled_in() -> None:
     entry_round_trips(RUMMY, THREE, entry)
 
 
+def test_rummy_null_is_rummy_left_out() -> None:
+    entry = RUMMY.read_deal(THREE, {"out": 1, "counts": [23, 0, 7], "rummy": None})
+    assert entry["rummy"] is False
+
+
 def test_whole_numbers_written_as_floats_are_read_as_ints() -> None:
     entry = RUMMY.read_deal(THREE, {"out": 1.0, "counts": [23.0, 0, 7]})
     assert entry == {"out": 1, "counts": [23, 0, 7], "rummy": False}
@@ -71,9 +77,7 @@ def test_a_count_goes_up_to_ten_times_the_cards_dealt(players: int, highest: int
 
 
 def test_a_count_out_of_range_names_its_bounds() -> None:
-    with pytest.raises(Exception) as caught:
-        RUMMY.read_deal(THREE, {"out": 0, "counts": [0, -1, 5]})
-    (problem,) = caught.value.problems  # type: ignore[attr-defined]
+    (problem,) = problems_of(RUMMY, THREE, {"out": 0, "counts": [0, -1, 5]})
     assert (problem.field, problem.code, dict(problem.params)) == (
         "counts.1",
         "count.range",
@@ -110,9 +114,8 @@ def test_a_body_that_breaks_a_rule_is_refused_naming_each_field(
 
 
 def test_a_seat_out_of_range_names_the_highest_seat() -> None:
-    with pytest.raises(Exception) as caught:
-        RUMMY.read_deal(THREE, {"out": 3, "counts": [23, 0, 7]})
-    assert dict(caught.value.problems[0].params) == {"high": 2}  # type: ignore[attr-defined]
+    (problem,) = problems_of(RUMMY, THREE, {"out": 3, "counts": [23, 0, 7]})
+    assert dict(problem.params) == {"high": 2}
 
 
 # --- the setup ------------------------------------------------------------------------------
@@ -176,10 +179,14 @@ def test_a_first_dealer_who_is_not_a_seat_is_an_error() -> None:
 def test_a_sitting_goes_on_until_the_scorekeeper_ends_it() -> None:
     bodies = [{"out": 1, "counts": [23, 0, 7]}, {"out": 0, "counts": [0, 10, 40]}]
     going_on = play("rummy", THREE, bodies)
-    assert not going_on.finished and going_on.settlement is None
-    assert going_on.winners is None and going_on.totals is None and going_on.pool is None
+    assert not going_on.finished
+    assert going_on.settlement is None
+    assert going_on.winners is None
+    assert going_on.totals is None
+    assert going_on.pool is None
     ended = play("rummy", THREE, bodies, ended=True)
-    assert ended.finished and ended.closing == ()
+    assert ended.finished
+    assert ended.closing == ()
     assert ended.balances == going_on.balances == (135, 100, -235)
     assert ended.settlement == (Transfer(2, 0, 135), Transfer(2, 1, 100))
     assert ended.deals_won(0) == ended.deals_won(1) == 1
@@ -194,7 +201,9 @@ def test_an_ended_sitting_is_settled_with_the_fewest_payments() -> None:
 
 def test_an_ended_sitting_with_no_deal_owes_nothing() -> None:
     ended = play("rummy", THREE, [], ended=True)
-    assert ended.finished and ended.settlement == () and ended.balances == (0, 0, 0)
+    assert ended.finished
+    assert ended.settlement == ()
+    assert ended.balances == (0, 0, 0)
 
 
 def test_each_line_keeps_the_balances_so_far() -> None:
@@ -206,7 +215,8 @@ def test_each_line_keeps_the_balances_so_far() -> None:
 
 
 def test_the_reasons_are_the_apis_words() -> None:
-    assert Reason.COUNT == "count" and Reason.RUMMY == "rummy"
+    assert Reason.COUNT == "count"
+    assert Reason.RUMMY == "rummy"
 
 
 # --- warnings ---------------------------------------------------------------------------
@@ -220,3 +230,13 @@ def test_a_count_near_every_card_a_court_card_is_worth_a_second_look() -> None:
         "warning.high_count",
         {"count": 57, "usual": 56},
     )
+
+
+def test_correcting_a_deal_of_an_ended_sitting_keeps_it_ended_and_settles_it_again() -> None:
+    first, second = {"out": 1, "counts": [23, 0, 7]}, {"out": 0, "counts": [0, 10, 40]}
+    ended = play("rummy", THREE, [first, second], ended=True)
+    corrected = play("rummy", THREE, [first, {"out": 2, "counts": [10, 10, 0]}], ended=True)
+    assert corrected.finished
+    assert corrected.balances == (-165, 100, 65)
+    assert corrected.settlement == (Transfer(0, 1, 100), Transfer(0, 2, 65))
+    assert corrected.settlement != ended.settlement

@@ -9,40 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorekeeper.engine.settle_up import EXACT_UP_TO, Transfer, exact, fewest_payments
+from tests.engine.games_support import brute_force_least, settles
 
 SETTINGS = settings(deadline=None, max_examples=60)
-
-
-def settles(balances: Sequence[int], plan: Sequence[Transfer]) -> bool:
-    """Whether paying ``plan`` brings every balance to zero, each payment positive and
-    between two different players."""
-    left = list(balances)
-    for transfer in plan:
-        assert transfer.amount > 0 and transfer.payer != transfer.payee
-        left[transfer.payer] += transfer.amount
-        left[transfer.payee] -= transfer.amount
-    return not any(left)
-
-
-def brute_force_least(balances: Sequence[int]) -> int:
-    """The least number of payments, by trying every way to split the players with a
-    non-zero balance into groups that add up to zero (each settles in its size − 1)."""
-    values = tuple(sorted(balance for balance in balances if balance))
-
-    @cache
-    def most_groups(rest: tuple[int, ...]) -> int:
-        if not rest:
-            return 0
-        first, others = rest[0], rest[1:]
-        best = 0
-        for chosen in range(1 << len(others)):
-            group = [first] + [v for i, v in enumerate(others) if chosen >> i & 1]
-            if sum(group) == 0:
-                left = tuple(v for i, v in enumerate(others) if not chosen >> i & 1)
-                best = max(best, 1 + most_groups(left))
-        return best
-
-    return len(values) - most_groups(values)
 
 
 def zero_sum(values: list[int]) -> list[int]:
@@ -87,7 +56,7 @@ def test_balances_that_do_not_add_up_to_zero_are_refused() -> None:
 
 def test_exact_up_to_sixteen_non_zero_balances() -> None:
     assert EXACT_UP_TO == 16
-    assert exact(zero_sum(list(range(1, 16))) + [0, 0, 0])
+    assert exact([*zero_sum(list(range(1, 16))), 0, 0, 0])
     assert not exact(zero_sum(list(range(1, 17))))
 
 
@@ -101,7 +70,7 @@ def test_sixteen_balances_settle_well_under_a_second() -> None:
 
 
 def test_beyond_sixteen_the_greedy_plan_still_settles_and_pairs_cancelling_balances() -> None:
-    balances = zero_sum([(-1) ** i * (100 + i) for i in range(20)]) + [250, -250]
+    balances = [*zero_sum([(-1) ** i * (100 + i) for i in range(20)]), 250, -250]
     plan = fewest_payments(balances)
     assert settles(balances, plan)
     assert Transfer(22, 21, 250) in plan

@@ -14,6 +14,7 @@ from typing import Final, TypeVar
 
 from ..game import DealLine, Scorecard, replay
 from ..rules import (
+    MAX_STAKE,
     MAX_TARGET,
     MIN_TARGET,
     PRESETS,
@@ -35,7 +36,7 @@ from ..tally import (
 )
 from .base import Entry, Line, Payment, Problem, Reason, Setup, Sitting
 from .ledger import check_first_dealer, sitting_of
-from .reading import Reader, read_players, read_stakes
+from .reading import MIN_STAKE, Reader, read_players, read_stakes
 
 T = TypeVar("T")
 W = TypeVar("W", bound=StrEnum)
@@ -89,10 +90,14 @@ def read_word(reader: Reader, words: type[W], field: str, value: object) -> W | 
 
 
 def read_mille_stakes(reader: Reader, stakes: Mapping[str, object]) -> Stakes:
-    """``small`` (required) and ``big`` (three small ones unless set)."""
+    """``small`` (required) and ``big`` (three small ones unless set, so then the small one
+    is at most a third of the most a stake may be)."""
     amounts = read_stakes(reader, stakes, ("small",), ("big",))
-    small = amounts["small"] or 1
-    return Stakes(small=small, big=amounts["big"] or BIG_PER_SMALL * small)
+    small, big = amounts["small"] or MIN_STAKE, amounts["big"]
+    if big is None and small * BIG_PER_SMALL > MAX_STAKE:
+        reader.add("stakes.small", "stake.range", low=MIN_STAKE, high=MAX_STAKE // BIG_PER_SMALL)
+        small = MIN_STAKE
+    return Stakes(small=small, big=big or BIG_PER_SMALL * small)
 
 
 def renamed(problems: Sequence[TallyProblem]) -> list[Problem]:

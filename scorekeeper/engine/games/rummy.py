@@ -39,7 +39,8 @@ class Rummy(DealByDeal[RummyDeal]):
         reader = Reader()
         reader.unknown(raw, ("out", "counts", "rummy"))
         went_out = read_went_out(reader, raw, setup.players, most_count(setup.players))
-        rummy = reader.boolean("rummy", raw.get("rummy", False))
+        given = raw.get("rummy")
+        rummy = False if given is None else reader.boolean("rummy", given)  # null: left out
         return RummyDeal(reader.result(went_out), bool(rummy))
 
     def pays(self, setup: Setup, deal: RummyDeal) -> Dealt:

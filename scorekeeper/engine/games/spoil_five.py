@@ -55,7 +55,8 @@ def read_spoil_deal(players: int, raw: Mapping[str, object]) -> SpoilDeal:
     reader.unknown(raw, ("winner", "jink"))
     spoilt = "winner" in raw and raw["winner"] is None
     winner = None if spoilt else reader.seat("winner", raw.get("winner"), players)
-    jink = reader.choice("jink", raw.get("jink", "none"), JINKS)
+    given = raw.get("jink")
+    jink = "none" if given is None else reader.choice("jink", given, JINKS)  # null: left out
     if spoilt and jink not in (None, "none"):
         reader.add("jink", "jink.no_winner")
     return reader.result(None if jink is None else SpoilDeal(winner, jink))

@@ -150,6 +150,7 @@ class Game(Answer):
     """A game as every game endpoint returns it (API.md), and a few fields more."""
 
     id: int
+    game: Annotated[Literal["mille"], Field(description="Which game: Mille.")]
     league: Annotated[str, Field(description="The league's slug.")]
     players: Pair[str]
     preset: Preset | None
@@ -178,6 +179,7 @@ class Game(Answer):
         deals: list[models.Deal] = game.deals
         return cls(
             id=game.id,
+            game="mille",
             league=game.league.slug,
             players=[player.name for player in game.players],
             preset=game.preset,  # type: ignore[arg-type]
@@ -216,6 +218,7 @@ class GameSummary(Answer):
     """A game in a list: its stored totals and result, without its deals."""
 
     id: int
+    game: Annotated[Literal["mille"], Field(description="Which game: Mille.")]
     league: str
     players: Pair[str]
     preset: Preset | None
@@ -235,6 +238,7 @@ class GameSummary(Answer):
     def of(cls, game: models.Game, league: models.League) -> "GameSummary":
         return cls(
             id=game.id,
+            game="mille",
             league=league.slug,
             players=[game.player0.name, game.player1.name],
             preset=game.preset,  # type: ignore[arg-type]
@@ -252,8 +256,43 @@ class GameSummary(Answer):
         )
 
 
+class SummaryOfKind(Answer):
+    """A game of any kind but Mille in a list: its players and state, without its deals."""
+
+    id: int
+    game: str
+    league: str
+    players: Annotated[list[str], Field(min_length=2, max_length=models.MAX_SEATS)]
+    status: Status
+    version: Annotated[int, Field(ge=1)]
+    deal_count: Counted
+    locked: bool
+    created_at: Time
+    finished_at: Time | None
+
+    @classmethod
+    def of(cls, game: models.Game, league: models.League) -> "SummaryOfKind":
+        return cls(
+            id=game.id,
+            game=game.kind,
+            league=league.slug,
+            players=[player.name for player in game.seated],
+            status=game.status,  # type: ignore[arg-type]
+            version=game.version,
+            deal_count=game.deal_count,
+            locked=game.locked,
+            created_at=game.created_at,
+            finished_at=game.finished_at,
+        )
+
+
+def summary(game: models.Game, league: models.League) -> GameSummary | SummaryOfKind:
+    """A game in a list, as its kind is summed up."""
+    return (GameSummary if game.is_mille else SummaryOfKind).of(game, league)
+
+
 class GamePage(Answer):
-    games: Annotated[list[GameSummary], Field(max_length=PAGE_SIZE)]
+    games: Annotated[list[GameSummary | SummaryOfKind], Field(max_length=PAGE_SIZE)]
     next_page: Annotated[
         int | None,
         Field(ge=1, description="Pass it as page= for the next (older) games; null: no more."),

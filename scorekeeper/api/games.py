@@ -1,5 +1,5 @@
-"""Games: start one, read it, record, correct and delete deals, mark it paid, unlock it,
-abandon it and restore it.
+"""Games of every kind: start one, read it, record, correct and delete deals, end a sitting
+and take the end back, mark it paid, unlock it, abandon it and restore it.
 
 The same services as the table's pages do every change (with their role
 checks, version checks and audit trail); the views only read JSON and answer
@@ -17,14 +17,15 @@ from werkzeug.wrappers import Response
 from scorekeeper.accounts.permissions import can_read, role_in
 from scorekeeper.engine import InvalidTally, Rules, Seat, Stakes, Tally, validate_tally
 from scorekeeper.engine.counted_cards import CountedCards
+from scorekeeper.engine.games import Refused, kind_named
 from scorekeeper.errors import Conflict, NotFound, ServiceError, StaleVersion
 from scorekeeper.league.queries import MAX_ID
-from scorekeeper.models import Game, League, Role, db
-from scorekeeper.table import audit, closing, starting
+from scorekeeper.models import MILLE, Game, League, Role, db
+from scorekeeper.table import audit, closing, kind_service, starting
 from scorekeeper.table import service as game_service
 from scorekeeper.web.messages import problem_fields
 
-from . import answers
+from . import answers, kind_answers
 from .core import (
     ApiError,
     bp,
@@ -37,7 +38,16 @@ from .declared import CHANGE, declared
 from .idempotency import idempotent
 from .leagues import league_named
 from .reading import fields_of, read
-from .shapes import DealInput, DeleteQuery, NewGame, VersionInput, rules_overridden
+from .shapes import (
+    DealBody,
+    DealInput,
+    DeleteQuery,
+    GameToStart,
+    NewGame,
+    NewGameOfKind,
+    VersionInput,
+    rules_overridden,
+)
 
 #: The stakes a game gets when the request gives none and the league has no defaults.
 DEFAULT_STAKES: Final = Stakes.from_small(100)
@@ -66,33 +76,38 @@ def writable_game(game_id: int, role: Role = Role.SCOREKEEPER) -> Game:
     return game
 
 
-def _league_to_change(game_id: int) -> None:
+def _league_to_change(game_id: int) -> str:
     """What recording, correcting or deleting a deal checks before the service loads the
     game: a token (401), the game (404), then the scorekeeper role in its league (403),
-    read from the league alone, in one statement."""
+    read from the league alone, in one statement; the game's kind, read with it."""
     require_user()
-    league = None
+    found = None
     if game_id <= MAX_ID:
-        league = db.session.scalar(select(League).join(Game.league).where(Game.id == game_id))
-    if league is None:
+        found = db.session.execute(
+            select(League, Game.kind).join(Game.league).where(Game.id == game_id)
+        ).first()
+    if found is None:
         raise ApiError(404, "There is no such game.")
-    require_api_role(league, Role.SCOREKEEPER)
+    require_api_role(found[0], Role.SCOREKEEPER)
+    return str(found[1])
 
 
-def game_json(game: Game, saved: game_service.Saved | None = None) -> dict[str, Any]:
-    """A game as every game endpoint answers it (:class:`.answers.Game`)."""
-    return answers.Game.of(game, saved).model_dump(mode="json")
+def game_json(game: Game, change: object = None) -> dict[str, Any]:
+    """A game as every game endpoint answers it (:class:`.kind_answers.AnyGame`), from
+    ``change``, the replay of the change just made, when given."""
+    return kind_answers.game_answer(game, change)
 
 
-def answer(game: Game, status: int = 200, saved: game_service.Saved | None = None) -> Response:
-    response = jsonify(game_json(game, saved))
+def answer(game: Game, status: int = 200, change: object = None) -> Response:
+    response = jsonify(game_json(game, change))
     response.status_code = status
     return response
 
 
-def changed(
-    game_id: int, change: Callable[[], game_service.Saved | Game], status: int = 200
-) -> Response:
+Changed = game_service.Saved | kind_service.Played | Game
+
+
+def changed(game_id: int, change: Callable[[], Changed], status: int = 200) -> Response:
     """Make a change through a service and answer the game it leaves (built from the
     change's own replay when it made one); refusals become 404 and 409."""
     try:
@@ -108,9 +123,11 @@ def changed(
         ) from None
     except Conflict as error:
         raise ApiError(409, error.message) from None
-    if isinstance(done, game_service.Saved):
-        return answer(done.game, status, done)
-    return answer(done, status)
+    except Refused as refused:
+        raise invalid(problem_fields(refused.problems)) from None
+    if isinstance(done, Game):
+        return answer(done, status)
+    return answer(done.game, status, done)
 
 
 def league_to_play_in() -> League:
@@ -132,18 +149,31 @@ def league_stakes(defaults: Mapping[str, Any] | None) -> Stakes:
 
 
 @bp.post("/games")
-@declared(201, answers.Game, errors=(400, 403, 409), body=NewGame, token=True, location=True)
+@declared(
+    201, kind_answers.AnyGame, errors=(400, 403, 409), body=GameToStart, token=True, location=True
+)
 @idempotent(allowed=league_to_play_in)
 def new_game() -> Response:
-    """Start a game in a league (scorekeepers): players, preset, rules, stakes, first dealer."""
+    """Start a game in a league (scorekeepers): which game, its players in seat order, its
+    rules and stakes, the first dealer; a game of Mille by default."""
     league = league_to_play_in()
-    wanted = read(NewGame, json_body())
+    body = json_body()
+    started = _start_mille(league, body) if body.get("game", MILLE) == MILLE else None
+    if started is None:
+        started = _start_of_kind(league, read(NewGameOfKind, body))
+    response = answer(_game(started.id), 201)
+    response.headers["Location"] = url_for(".game", game_id=started.id)
+    return response
+
+
+def _start_mille(league: League, body: dict[str, Any]) -> Game:
+    wanted = read(NewGame, body)
     stakes = league_stakes(league.defaults)
     if wanted.stakes is not None:
         small = wanted.stakes.small
         stakes = Stakes(small=small, big=wanted.stakes.big or 3 * small)
-    try:
-        game = starting.start_game(
+    return _started(
+        lambda: starting.start_game(
             league.id,
             (wanted.players[0], wanted.players[1]),
             Rules(**rules_overridden(wanted.preset, wanted.rules)),
@@ -151,16 +181,36 @@ def new_game() -> Response:
             None if wanted.first_dealer is None else Seat(wanted.first_dealer),
             create_players=False,
         )
+    )
+
+
+def _start_of_kind(league: League, wanted: NewGameOfKind) -> Game:
+    return _started(
+        lambda: starting.start_game_of(
+            kind_named(wanted.game),
+            league.id,
+            wanted.players,
+            wanted.rules or {},
+            wanted.stakes or {},
+            wanted.first_dealer,
+            create_players=False,
+        )
+    )
+
+
+def _started(start: Callable[[], Game]) -> Game:
+    """The game ``start`` started; a player or a setup it refused is a 422 at its field."""
+    try:
+        return start()
+    except Refused as refused:
+        raise invalid(problem_fields(refused.problems)) from None
     except ServiceError as error:
-        field = error.field if error.field and error.field.startswith("players") else "players"
+        field = error.field or "players"
         raise ApiError(422, error.message, {field: [error.message]}) from None
-    response = answer(_game(game.id), 201)
-    response.headers["Location"] = url_for(".game", game_id=game.id)
-    return response
 
 
 @bp.get("/games/<id:game_id>")
-@declared(200, answers.Game, errors=(404,))
+@declared(200, kind_answers.AnyGame, errors=(404,))
 def game(game_id: int) -> Response:
     """The game: rules, stakes, every deal with the running totals, winner and settlement."""
     return answer(readable_game(game_id))
@@ -206,11 +256,13 @@ def read_deal(body: dict[str, Any]) -> tuple[Tally, DealInput]:
 
 
 @bp.post("/games/<id:game_id>/deals")
-@declared(201, answers.Game, errors=CHANGE, body=DealInput, token=True)
+@declared(201, kind_answers.AnyGame, errors=CHANGE, body=DealBody, token=True)
 @idempotent(allowed=writable_game)
 def record_deal(game_id: int) -> Response:
     """Record the next deal; ``version``, when given, must be the game's current one."""
-    _league_to_change(game_id)
+    if _league_to_change(game_id) != MILLE:
+        raw, version = _entry_and_version(json_body())
+        return changed(game_id, lambda: kind_service.record(game_id, raw, version=version), 201)
     tally, deal = read_deal(json_body())
     cards: CountedCards | None = deal.cards
     return changed(
@@ -221,10 +273,12 @@ def record_deal(game_id: int) -> Response:
 
 
 @bp.put("/games/<id:game_id>/deals/<id:number>")
-@declared(200, answers.Game, errors=CHANGE, body=DealInput, token=True)
+@declared(200, kind_answers.AnyGame, errors=CHANGE, body=DealBody, token=True)
 def edit_deal(game_id: int, number: int) -> Response:
     """Correct any deal; everything after it is recomputed (a finished game may reopen)."""
-    _league_to_change(game_id)
+    if _league_to_change(game_id) != MILLE:
+        raw, version = _entry_and_version(json_body())
+        return changed(game_id, lambda: kind_service.edit(game_id, number, raw, version=version))
     tally, deal = read_deal(json_body())
     cards: CountedCards | None = deal.cards
     return changed(
@@ -233,17 +287,50 @@ def edit_deal(game_id: int, number: int) -> Response:
     )
 
 
+def _entry_and_version(body: dict[str, Any]) -> tuple[dict[str, Any], int | None]:
+    """A deal of another kind than Mille: its entry, for its kind to read, and the
+    ``version`` the caller saw."""
+    entry = dict(body)
+    return entry, read(VersionInput, {"version": entry.pop("version", None)}).version
+
+
 @bp.delete("/games/<id:game_id>/deals/<id:number>")
-@declared(200, answers.Game, errors=CHANGE, query=DeleteQuery, token=True)
+@declared(200, kind_answers.AnyGame, errors=CHANGE, query=DeleteQuery, token=True)
 def delete_deal(game_id: int, number: int) -> Response:
     """Delete any deal; later deals move up one number. ``?version=`` as with a change."""
-    _league_to_change(game_id)
+    service = game_service if _league_to_change(game_id) == MILLE else kind_service
     version = read(DeleteQuery, request.args.to_dict()).version
-    return changed(game_id, lambda: game_service.delete_deal(game_id, number, version=version))
+    return changed(game_id, lambda: service.delete_deal(game_id, number, version=version))
+
+
+@bp.post("/games/<id:game_id>/finish")
+@declared(
+    200, kind_answers.AnyGame, errors=CHANGE, body=VersionInput, optional_body=True, token=True
+)
+@idempotent(allowed=writable_game)
+def finish(game_id: int) -> Response:
+    """End a sitting (scorekeepers): a game that ends by its own rule is a 409."""
+    writable_game(game_id)
+    version = read(VersionInput, json_body(optional=True)).version
+    return changed(game_id, lambda: kind_service.finish(game_id, version=version))
+
+
+@bp.post("/games/<id:game_id>/resume")
+@declared(
+    200, kind_answers.AnyGame, errors=CHANGE, body=VersionInput, optional_body=True, token=True
+)
+@idempotent(allowed=writable_game)
+def resume(game_id: int) -> Response:
+    """Take back the end of a sitting (scorekeepers): it is in progress again, until paid."""
+    writable_game(game_id)
+    version = read(VersionInput, json_body(optional=True)).version
+    return changed(game_id, lambda: kind_service.resume(game_id, version=version))
 
 
 @bp.post("/games/<id:game_id>/paid")
-@declared(200, answers.Game, errors=CHANGE, body=VersionInput, optional_body=True, token=True)
+@declared(
+    200, kind_answers.AnyGame, errors=CHANGE, body=VersionInput, optional_body=True, token=True
+)
 @idempotent(allowed=writable_game)
 def mark_paid(game_id: int) -> Response:
     """The loser has paid: the finished game is settled and locked (scorekeepers)."""
@@ -253,7 +340,9 @@ def mark_paid(game_id: int) -> Response:
 
 
 @bp.post("/games/<id:game_id>/unlock")
-@declared(200, answers.Game, errors=CHANGE, body=VersionInput, optional_body=True, token=True)
+@declared(
+    200, kind_answers.AnyGame, errors=CHANGE, body=VersionInput, optional_body=True, token=True
+)
 @idempotent(allowed=lambda game_id: writable_game(game_id, Role.ADMIN))
 def unlock(game_id: int) -> Response:
     """A league admin unlocks a settled game for corrections; it is unpaid again."""
@@ -263,7 +352,9 @@ def unlock(game_id: int) -> Response:
 
 
 @bp.post("/games/<id:game_id>/abandon")
-@declared(200, answers.Game, errors=CHANGE, body=VersionInput, optional_body=True, token=True)
+@declared(
+    200, kind_answers.AnyGame, errors=CHANGE, body=VersionInput, optional_body=True, token=True
+)
 @idempotent(allowed=writable_game)
 def abandon(game_id: int) -> Response:
     """A scorekeeper abandons a game: it counts like no game until a league admin restores it."""
@@ -273,7 +364,9 @@ def abandon(game_id: int) -> Response:
 
 
 @bp.post("/games/<id:game_id>/restore")
-@declared(200, answers.Game, errors=CHANGE, body=VersionInput, optional_body=True, token=True)
+@declared(
+    200, kind_answers.AnyGame, errors=CHANGE, body=VersionInput, optional_body=True, token=True
+)
 @idempotent(allowed=lambda game_id: writable_game(game_id, Role.ADMIN))
 def restore(game_id: int) -> Response:
     """A league admin restores an abandoned game: it counts again, everywhere."""

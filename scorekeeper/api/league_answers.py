@@ -3,9 +3,10 @@ open invitations; declared as :mod:`.answers` declares a game's."""
 
 from typing import Annotated, Any, Literal
 
-from pydantic import Field
+from pydantic import Field, RootModel
 
 from scorekeeper import models
+from scorekeeper.league.kind_standings import KindStanding as KindStandingRow
 from scorekeeper.league.standings import Standing as StandingRow
 
 from .answers import Answer, Counted, Money, Time
@@ -60,6 +61,25 @@ class Standing(Answer):
     def of(cls, standing: StandingRow) -> "Standing":
         counts = {name: getattr(standing, name) for name in cls.model_fields if name != "player"}
         return cls(player=standing.name, **counts)
+
+
+class KindStanding(Answer):
+    """A player's line in the standings of a game other than Mille."""
+
+    player: str
+    played: Annotated[Counted, Field(description="Finished games.")]
+    won: Annotated[
+        Counted, Field(description="Deals won (games won in a game that ends by its rule).")
+    ]
+    net: Annotated[Money, Field(description="Money won minus money lost.")]
+
+    @classmethod
+    def of(cls, standing: KindStandingRow) -> "KindStanding":
+        return cls(player=standing.name, played=standing.played, won=standing.won, net=standing.net)
+
+
+class Standings(RootModel[list[Standing] | list[KindStanding]]):
+    """The standings of one game, best first: Mille's, or another game's."""
 
 
 InvitedRole = Literal["viewer", "scorekeeper"]

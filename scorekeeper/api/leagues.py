@@ -19,7 +19,8 @@ from scorekeeper.errors import ServiceError
 from scorekeeper.league import queries
 from scorekeeper.league import service as league_service
 from scorekeeper.league import standings as standing_queries
-from scorekeeper.models import Game, League, Player, Role, User, db
+from scorekeeper.league.kind_standings import kind_standings
+from scorekeeper.models import MILLE, Game, League, Player, Role, User, db
 from scorekeeper.names import printable, squeeze
 from scorekeeper.records import players as player_service
 from scorekeeper.records.leagues import MAX_SLUG, league_by_slug
@@ -36,7 +37,7 @@ from .core import (
 from .declared import CHANGE, declared
 from .idempotency import idempotent
 from .reading import read
-from .shapes import GamesQuery, NewInvitation, NewLeague, NewPlayer
+from .shapes import GamesQuery, NewInvitation, NewLeague, NewPlayer, StandingsQuery
 
 _SLUG: Final = re.compile(rf"[a-z0-9-]{{1,{MAX_SLUG}}}")
 
@@ -155,10 +156,16 @@ def add_player(slug: str) -> Response:
 
 
 @bp.get("/leagues/<slug>/standings")
-@declared(200, [league_answers.Standing], errors=(404,))
+@declared(200, league_answers.Standings, errors=(404,), query=StandingsQuery)
 def standings(slug: str) -> Response:
-    """Every player with a finished game, best first: most wins, then best net money."""
+    """Every player with a finished game of one game (Mille unless ``game`` says), best first:
+    Mille's by most wins, then best net money; any other game's by best net money."""
     found = readable_league(slug)
+    game = read(StandingsQuery, request.args.to_dict()).game
+    if game is not None and game != MILLE:
+        return answers.sent_list(
+            [league_answers.KindStanding.of(row) for row in kind_standings(found.id, game)]
+        )
     return answers.sent_list(
         [league_answers.Standing.of(row) for row in standing_queries.standings(found.id)]
     )
@@ -181,7 +188,7 @@ def games(slug: str) -> Response:
     filters = queries.GameFilters(player=player_id, status=wanted.status, abandoned=False)
     found_page = queries.archive(found.id, filters, after=wanted.page)
     return answers.GamePage(
-        games=[answers.GameSummary.of(game, found) for game in found_page.games],
+        games=[answers.summary(game, found) for game in found_page.games],
         next_page=found_page.older,
     ).sent()
 

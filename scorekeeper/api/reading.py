@@ -185,19 +185,15 @@ def _money(value: object) -> int:
 
 
 STAKE_RANGE: Final = f"A stake must be more than 0.00 and at most {MAX_STAKE // 100:,}.00."
+#: How money in a request is described.
+MONEY_SCHEMA: Final = {
+    "type": "string",
+    "pattern": MONEY_PATTERN,
+    "description": "A decimal string with at most two places; a JSON number is a 422.",
+    "examples": ["1.00", "0.25"],
+}
 #: An amount of money in cents, sent as a decimal string (a JSON number is a 422).
-Money = Annotated[
-    int,
-    PlainValidator(_money),
-    WithJsonSchema(
-        {
-            "type": "string",
-            "pattern": MONEY_PATTERN,
-            "description": "A decimal string with at most two places; a JSON number is a 422.",
-            "examples": ["1.00", "0.25"],
-        }
-    ),
-]
+Money = Annotated[int, PlainValidator(_money), WithJsonSchema(MONEY_SCHEMA)]
 
 
 def name(label: str, most: int) -> Callable[[object], str]:

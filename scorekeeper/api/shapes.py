@@ -6,11 +6,13 @@ valid is the engine's (:func:`~scorekeeper.engine.validate_tally`, RULES.md §2)
 what the description says of its bounds comes from the engine's own constants.
 """
 
+from collections.abc import Callable
 from typing import Annotated, Any, Final, Literal
 
 from pydantic import (
     Field,
     PlainValidator,
+    RootModel,
     Strict,
     StrictBool,
     StrictInt,
@@ -18,6 +20,7 @@ from pydantic import (
     WithJsonSchema,
     model_validator,
 )
+from pydantic_core import PydanticCustomError
 
 from scorekeeper.engine import MAX_DEAL_SCORE, MIN_DEAL_SCORE, DifferenceRule, Preset, SkunkRule
 from scorekeeper.engine.counted_cards import (
@@ -27,13 +30,16 @@ from scorekeeper.engine.counted_cards import (
     BadCards,
     CountedCards,
 )
+from scorekeeper.engine.games import KINDS, GameKind
 from scorekeeper.engine.rules import MAX_STAKE, MAX_TARGET, MIN_TARGET, PRESETS
 from scorekeeper.engine.tally import MAX_STARS_OUT
 from scorekeeper.league.queries import STATUSES
+from scorekeeper.models import MAX_SEATS, MILLE
 from scorekeeper.names import MAX_NAME_LENGTH
 from scorekeeper.web.messages import PROBLEMS, problem_fields
 
 from .reading import (
+    MONEY_SCHEMA,
     WHOLE,
     Missing,
     Money,
@@ -50,6 +56,7 @@ from .reading import (
 )
 
 MAX_LEAGUE_NAME: Final = 60
+VERSION_SAID: Final = "When given, the game's current version, else 409."
 STANDARD: Final = PRESETS[Preset.STANDARD]
 SEAT_DESCRIPTION: Final = "0: the first player named."
 SEAT: Final = {"enum": [0, 1], "description": SEAT_DESCRIPTION}
@@ -108,6 +115,9 @@ class NewGame(Shape):
 
     what = "a new game"
     league: StrictStr = Field(description="The league's slug.")
+    game: Annotated[Literal["mille"], says('game must be "mille" or another game of API.md.')] = (
+        omitted("mille")
+    )
     players: Annotated[
         Pair[PlayerName],
         says("players must be a list of the two players' names, in seat order."),
@@ -127,6 +137,87 @@ class NewGame(Shape):
         says("{field} must be a seat: 0 or 1."),
         Field(description="Absent or null: drawn at random."),
     ] = None
+
+
+def _kinds_schema(described: Callable[[GameKind], dict[str, Any]]) -> dict[str, Any]:
+    """What each game but Mille takes, as its engine module declares it."""
+    return {
+        "oneOf": [
+            {"title": kind.name, **described(kind)} for kind in KINDS.values() if kind.name != MILLE
+        ]
+    }
+
+
+def _deal_schema(kind: GameKind) -> dict[str, Any]:
+    """A game's deal's body, with the ``version`` every change takes."""
+    schema = dict(kind.deal_schema)
+    properties = dict(schema["properties"])  # type: ignore[call-overload]
+    properties["version"] = {"type": "integer", "minimum": 1, "description": VERSION_SAID}
+    return {**schema, "properties": properties}
+
+
+def _stakes_schema(kind: GameKind) -> dict[str, Any]:
+    """A game's stakes: each an amount of money (those that may be left out, or null)."""
+    taken = kind.stakes_taken
+    return {
+        "type": "object",
+        "properties": {
+            name: MONEY_SCHEMA if required else {"anyOf": [MONEY_SCHEMA, {"type": "null"}]}
+            for name, required in taken.items()
+        },
+        "required": [name for name, required in taken.items() if required],
+        "additionalProperties": False,
+    }
+
+
+def _any_kind(value: object) -> str:
+    if not isinstance(value, str) or value not in KINDS:
+        raise PydanticCustomError("says", f"game must be one of {', '.join(KINDS)}.")
+    return value
+
+
+def _other_kind(value: object) -> str:
+    if _any_kind(value) == MILLE:
+        raise PydanticCustomError("says", f"game must be one of {', '.join(KINDS)}.")
+    return str(value)
+
+
+class NewGameOfKind(Shape):
+    """A new game of any kind but Mille: its players in seat order, its rule options and its
+    stakes, as its game's table in API.md says."""
+
+    what = "a new game"
+    league: StrictStr = Field(description="The league's slug.")
+    game: Annotated[
+        str,
+        PlainValidator(_other_kind),
+        WithJsonSchema({"enum": [name for name in KINDS if name != MILLE]}),
+    ]
+    players: Annotated[
+        list[PlayerName],
+        Field(min_length=2, max_length=MAX_SEATS),
+        says("players must be a list of the players' names, in seat order."),
+        Field(description="Different players of the league, in seat order."),
+    ]
+    rules: Annotated[
+        dict[str, Any] | None,
+        says("rules must be an object of rule options."),
+        WithJsonSchema(_kinds_schema(lambda kind: dict(kind.rules_schema))),
+    ] = None
+    stakes: Annotated[
+        dict[str, Money | None] | None,
+        says('stakes must be an object of amounts, such as {"point": "0.10"}.'),
+        WithJsonSchema(_kinds_schema(_stakes_schema)),
+    ] = None
+    first_dealer: Annotated[
+        Annotated[StrictInt, Field(ge=0, lt=MAX_SEATS), WHOLE] | None,
+        says("{field} must be a seat: 0 for the first player named, 1 for the next, …"),
+        Field(description="Absent or null: drawn at random."),
+    ] = None
+
+
+class GameToStart(RootModel[NewGame | NewGameOfKind]):
+    """A new game: of Mille (``game`` left out, or "mille"), or of any other game."""
 
 
 def _cards(value: object) -> CountedCards:
@@ -174,9 +265,7 @@ class DealInput(Shape):
         says("naturals must be a list of the two star counts, in seat order."),
         Field(json_schema_extra={"default": [0, 0]}),
     ] = None
-    version: Annotated[
-        Version | None, Field(description="When given, the game's current version, else 409.")
-    ] = None
+    version: Annotated[Version | None, Field(description=VERSION_SAID)] = None
     cards: Annotated[
         Any,
         PlainValidator(lambda value: None if value is None else _cards(value)),
@@ -186,6 +275,18 @@ class DealInput(Shape):
             "kept with the deal when they count to exactly this tally."
         ),
     ] = None
+
+
+class DealOfKindInput(RootModel[dict[str, Any]]):
+    """A deal of any game but Mille, as its game's table in API.md says, with ``version``
+    as in Mille's: what each field may hold is its game's rules (checked by its engine
+    module, which names each field at fault)."""
+
+    root: Annotated[dict[str, Any], WithJsonSchema(_kinds_schema(_deal_schema))]
+
+
+class DealBody(RootModel[DealInput | DealOfKindInput]):
+    """A deal's body: a game of Mille's tally, or a deal of any other game."""
 
 
 class VersionInput(Shape):
@@ -245,6 +346,17 @@ class GamesQuery(Shape):
     page: QueryId | None = Field(
         None, description="The next_page of the page before; absent: the newest."
     )
+
+
+class StandingsQuery(Shape):
+    """``GET /leagues/<slug>/standings``."""
+
+    game: Annotated[
+        str | None,
+        PlainValidator(lambda value: None if value is None else _any_kind(value)),
+        WithJsonSchema({"enum": list(KINDS)}),
+        Field(description="Which game's standings; absent: mille."),
+    ] = None
 
 
 class DeleteQuery(Shape):

@@ -274,6 +274,10 @@ class Deal(Model):
     #: … a deal of any other kind as its engine module reads it (``GameKind.read_deal``):
     #: the API's body, every default filled in (None for Mille).
     entry: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True))
+    #: The seat the deal paid, as its kind says (``engine.games.Line.winner``): who went
+    #: out, the knock's winner, who took the pool; None for a dead or spoilt deal, and for
+    #: every deal of Mille and Scotch Whist. Derived, kept for the standings' deals won.
+    winner_seat: Mapped[int | None]
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     #: The cards the tally was counted from (issue 8), as :mod:`..counted_cards` writes them;
     #: None for a tally typed in.

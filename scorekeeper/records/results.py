@@ -22,7 +22,7 @@ from typing import Any
 from sqlalchemy import delete, insert, select, union_all, update
 
 from scorekeeper.database import insert_many
-from scorekeeper.models import Game, GameResult, PairRecord, PlayerRecord, SeasonRecord, db
+from scorekeeper.models import MILLE, Game, GameResult, PairRecord, PlayerRecord, SeasonRecord, db
 from scorekeeper.records import totals
 from scorekeeper.records.ratings import (
     FIRST_GAME,
@@ -46,8 +46,8 @@ def game_changed(game: Game, *, was_finished: bool = True, league_locked: bool =
     that is abandoned has none (``Game.counts``): abandoning a finished game removes its
     results, restoring it adds them back, and every result after it is re-rated.
     """
-    if not (was_finished or game.counts):
-        return  # a game in progress with no results: nothing derived changes
+    if not (was_finished or game.counts) or not game.is_mille:
+        return  # no results yet, or none of these (Mille's Elo, pairs): nothing changes
     if not league_locked:
         totals.lock_league(game.league_id)
     if (change_newest if was_finished else add_newest)(game):
@@ -176,6 +176,7 @@ def rebuild_league(league_id: int) -> None:
         select(Game)
         .where(
             Game.league_id == league_id,
+            Game.kind == MILLE,
             Game.status == "finished",
             Game.abandoned_at.is_(None),
         )

@@ -349,6 +349,8 @@ def _with_ends(league_id: int, sums: list[dict[str, Any]]) -> list[dict[str, Any
 
 def payment_changed(game: Game) -> None:
     """A game was marked paid or unlocked: what its two players owe each other changes."""
+    if not game.is_mille:
+        return  # pairs' records are Mille's
     lock_league(game.league_id)
     refresh_pairs(game.league_id, [(game.player0_id, game.player1_id)])
 

@@ -8,7 +8,7 @@ from scorekeeper.database import writing
 from scorekeeper.errors import Conflict
 from scorekeeper.models import AuditAction, Game, utcnow
 from scorekeeper.records import results, totals
-from scorekeeper.table import audit
+from scorekeeper.table import audit, kind_service
 from scorekeeper.table.service import locked_game
 from scorekeeper.web.translation import gettext
 
@@ -30,11 +30,11 @@ def record_payment(game: Game) -> None:
     user = current_actor()
     game.paid_by_id = user.id if user else None
     game.version += 1
-    payer = game.player(1 - int(game.winner_seat or 0)).name
+    payer, amount = kind_service.who_pays(game)
     audit.record(
         game,
         AuditAction.PAYMENT_MARKED,
-        {"payer": payer, "amount": game.amount_due or 0},
+        {"payer": payer, "amount": amount},
         after={"paid_at": game.paid_at.isoformat(), "amount": game.amount_due},
     )
     totals.payment_changed(game)  # who owes whom: same transaction

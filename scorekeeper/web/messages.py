@@ -24,6 +24,7 @@ from scorekeeper.engine import (
     SkunkRule,
     Stakes,
     TallyProblem,
+    format_money,
 )
 from scorekeeper.engine.counted_cards import IMPOSSIBLE_ERROR, SHAPE_ERROR, card_value
 from scorekeeper.engine.counting import Limit, Place
@@ -245,7 +246,43 @@ PROBLEMS: Final = {
     "json.counts": _l("%(subject)s must be an object of counts."),
     "json.set": _l('%(subject)s must be an object with "rank" and "naturals".'),
     "json.rank": _l("rank must be one of %(ranks)s."),
+    # The other games (engine/games/problems.py): reading any body
+    "field.unknown": _l("There is no such field in this game."),
+    "field.missing": _l("This is needed."),
+    "field.not_whole": _l("This must be a whole number."),
+    "field.not_bool": _l("This must be true or false."),
+    "field.not_object": _l("This must be an object."),
+    "field.choice": _l("This must be one of %(choices)s."),
+    "list.length": _l("This must be a list of %(length)s values, one for each seat or side."),
+    "seat.range": _l("This must be a seat: a whole number from 0 to %(high)s."),
+    "side.range": _l("This must be a side: a whole number from 0 to %(high)s."),
+    # Starting one
+    "players.range": _l("This game takes %(low)s to %(high)s players."),
+    "stake.range": _l("A stake must be from %(low)s to %(high)s."),
+    "target.range": _l("The target must be a whole number from %(low)s to %(high)s."),
+    "target.step": _l("The target must be a multiple of %(step)s."),
+    "partnerships.players": _l("Partnerships need 4, 6 or 8 players."),
+    "maximum.below_antes": _l(
+        "The maximum can't be below what a new pool holds: every player's ante, %(least)s."
+    ),
+    # A deal
+    "count.range": _l("A count is a whole number from %(low)s to %(high)s."),
+    "count.one": _l("No card is worth 1 here, so a count can't be 1."),
+    "count.out_not_zero": _l("The player who went out holds nothing: their count is 0."),
+    "jokers.range": _l("The winner's Jokers are from %(low)s to %(high)s."),
+    "cards.range": _l("A side takes from %(low)s to %(high)s cards."),
+    "cards.step": _l("Cards come in whole tricks of %(step)s cards, one from each player."),
+    "cards.total": _l("The sides' cards must add up to the pack: %(total)s cards."),
+    "honour.no_trick": _l("A side that took an honour took at least one trick."),
+    "jink.no_winner": _l("Only a player who won three tricks can jink: choose who did."),
+    "warning.high_count": _l(
+        "%(count)s is an unusually high count (most hands hold %(usual)s or less)."
+    ),
+    "warning.all_jokers": _l("The winner melded all %(jokers)s Jokers: is that right?"),
 }
+
+#: The problems whose values are amounts of money (cents), worded as money.
+MONEY_PARAMS: Final = {"stake.range": ("low", "high"), "maximum.below_antes": ("least",)}
 
 
 def place_label(place: Place) -> str:
@@ -292,6 +329,12 @@ def problem_message(problem: TallyProblem, english: bool | None = None) -> str:
 
 def _problem_text(problem: TallyProblem, english: bool) -> str:
     params = {key: _worded(value, english) for key, value in problem.params.items()}
+    for key in MONEY_PARAMS.get(problem.code, ()):
+        cents = problem.params[key]
+        assert isinstance(cents, int)
+        params[key] = format_money(cents) if english else money(cents)
+    if isinstance(choices := problem.params.get("choices"), tuple | list):
+        params["choices"] = ", ".join(str(choice) for choice in choices)
     if "limit" in params:
         params["noun"] = params["limit"]
     if "places" in problem.params:

@@ -147,8 +147,9 @@ def test_restore_refuses_a_file_that_is_not_a_backup(app, tmp_path):
     assert "not a Mille Scorekeeper backup" in result.output
 
 
-def fill_every_table(app, table, api, auth, wikipedia_card):
-    """Rows in every table, made the way the app makes them."""
+def fill_every_table(app, table, api, auth, wikipedia_card, *, other_kinds=True):
+    """Rows in every table, made the way the app makes them (a game of another kind than
+    Mille's too, unless the schema is to go back to before there were any)."""
     fill(table, wikipedia_card)
     table.client.post("/login", data={"username": "admin", "password": "wrong"})  # a failure
     auth.member("viewer")
@@ -156,6 +157,8 @@ def fill_every_table(app, table, api, auth, wikipedia_card):
     body = {"league": "our-table", "players": ["Eve", "Fay"], "first_dealer": 0}
     started = api.post("/api/v1/games", body, headers={"Idempotency-Key": "backup-test"})
     assert started.status_code == 201
+    if other_kinds:
+        fill_a_sitting(api, body)
     with app.app_context():
         league = db.session.scalars(db.select(League)).first()
         seasons.add_season(league.id, "All of it", date(2020, 1, 1), date.today())
@@ -168,6 +171,16 @@ def fill_every_table(app, table, api, auth, wikipedia_card):
         deal.cards = {"players": [{"sets": [{"rank": "A", "count": 8}]}, {"sets": []}]}
         db.session.commit()
         db.session.remove()
+
+
+def fill_a_sitting(api, body):
+    """A game of another kind than Mille: its setup, its deals' entries and its movements."""
+    api.add_players("Gus")
+    body = {**body, "game": "spoil-five", "players": ["Eve", "Fay", "Gus"]}
+    sitting = api.post("/api/v1/games", {**body, "stakes": {"ante": "0.25"}}).get_json()
+    spoilt = api.post(f"/api/v1/games/{sitting['id']}/deals", {"winner": None})
+    assert spoilt.status_code == 201
+    assert api.post(f"/api/v1/games/{sitting['id']}/finish").status_code == 200
 
 
 def every_row(app):
@@ -261,7 +274,7 @@ def at_revision(app, revision, action):
 def test_an_older_json_backup_is_restored_and_upgraded(
     app, table, api, auth, wikipedia_card, tmp_path
 ):
-    fill_every_table(app, table, api, auth, wikipedia_card)
+    fill_every_table(app, table, api, auth, wikipedia_card, other_kinds=False)
     before = every_row(app)
     file = str(tmp_path / "old.json")
     at_revision(app, "0006_perf", lambda: backup.backup(file))

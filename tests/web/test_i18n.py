@@ -18,7 +18,7 @@ from babel.messages.mofile import read_mo, write_mo
 from babel.messages.pofile import read_po
 from jinja2 import Environment
 
-from scorekeeper.engine import Stakes, counted_cards, counting, tally
+from scorekeeper.engine import Stakes, counted_cards, counting, games, tally
 from scorekeeper.models import Game, db
 from scorekeeper.web.messages import PROBLEMS
 
@@ -120,11 +120,10 @@ def _strings(message) -> tuple[str, ...]:
 def test_each_code_the_engine_reports_has_one_sentence_in_the_catalog() -> None:
     """The engine words nothing; every code it can report is worded once, in PROBLEMS,
     and the catalog words nothing the engine can't report."""
-    engine = {*tally.CODES, *counting.CODES, *counted_cards.CODES}
+    engine = {*tally.CODES, *counting.CODES, *counted_cards.CODES, *games.CODES}
     assert engine == set(PROBLEMS)
     engine_source = "".join(
-        (ROOT / "scorekeeper" / "engine" / f"{name}.py").read_text()
-        for name in ("tally", "counting", "counted_cards")
+        path.read_text() for path in (ROOT / "scorekeeper" / "engine").rglob("*.py")
     )
     for code, sentence in PROBLEMS.items():
         assert str(sentence) not in engine_source, code  # not written twice

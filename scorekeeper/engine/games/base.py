@@ -136,6 +136,15 @@ class GameKind(Protocol):
     max_players: int
     #: The game ends by its own rule (a target): the scorekeeper can't end or resume it.
     ends_itself: bool
+    #: The JSON Schema of a deal's body and of the rule options: what the API describes.
+    deal_schema: Mapping[str, object]
+    rules_schema: Mapping[str, object]
+
+    @property
+    def stakes_taken(self) -> Mapping[str, bool]:
+        """Each stake the game is played for, and whether it must be given (a stake that
+        may be left out has a default, or means "none")."""
+        ...
 
     def setup(
         self, players: int, rules: Mapping[str, object], stakes: Mapping[str, int | None]

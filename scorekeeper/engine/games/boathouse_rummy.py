@@ -16,6 +16,7 @@ from .rummy_family import (
     read_counts,
     read_out,
 )
+from .schema import COUNTS, SEAT, body
 from .sitting import DealByDeal, stake_of
 
 #: Every card of the pack at Boathouse values: four Aces at 11, sixteen tens and court
@@ -34,6 +35,7 @@ class BoathouseRummy(DealByDeal[WentOut]):
     name = "boathouse-rummy"
     min_players = 2
     max_players = 6
+    deal_schema = body({"out": SEAT, "counts": COUNTS}, "out", "counts")
 
     def read(self, setup: Setup, raw: Mapping[str, object]) -> WentOut:
         reader = Reader()

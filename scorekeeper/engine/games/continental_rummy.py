@@ -8,6 +8,7 @@ from typing import Final
 from .base import Entry, Payment, Problem, Reason, Setup
 from .ledger import Dealt
 from .reading import Reader
+from .schema import SEAT, body
 from .sitting import DealByDeal, stake_of
 
 #: Two packs and two Jokers for 2–5 players, three and three for 6–8, four and four for 9–12.
@@ -34,6 +35,18 @@ class ContinentalRummy(DealByDeal[ContinentalDeal]):
     min_players = 2
     max_players = 12
     stake = "unit"
+    deal_schema = body(
+        {
+            "out": SEAT,
+            "jokers": {
+                "type": "integer",
+                "minimum": 0,
+                "description": "The Jokers among the winner's melded cards.",
+            },
+        },
+        "out",
+        "jokers",
+    )
 
     def read(self, setup: Setup, raw: Mapping[str, object]) -> ContinentalDeal:
         reader = Reader()

@@ -15,6 +15,7 @@ from .rummy_family import (
     read_went_out,
     usual_count,
 )
+from .schema import COUNTS, SEAT, body, nullable
 from .sitting import DealByDeal, stake_of
 
 #: Exactly four players.
@@ -25,6 +26,11 @@ class GamblersRummy(DealByDeal[WentOut]):
     name = "gamblers-rummy"
     min_players = PLAYERS
     max_players = PLAYERS
+    deal_schema = body(
+        {"out": nullable(SEAT, "null: nobody went out (a dead deal)."), "counts": COUNTS},
+        "out",
+        "counts",
+    )
 
     def read(self, setup: Setup, raw: Mapping[str, object]) -> WentOut:
         reader = Reader()

@@ -11,6 +11,7 @@ from .base import Entry, Payment, Problem, Reason, Setup
 from .ledger import Dealt
 from .reading import Reader, complete
 from .rummy_family import high_counts, most_count, read_counts, usual_count
+from .schema import COUNTS, SEAT, body
 from .sitting import DealByDeal, stake_of
 
 #: What a knocker who does not win pays the winner, in points.
@@ -62,6 +63,7 @@ class KnockRummy(DealByDeal[Knock]):
     name = "knock-rummy"
     min_players = 2
     max_players = 6
+    deal_schema = body({"knocker": SEAT, "counts": COUNTS}, "knocker", "counts")
 
     def read(self, setup: Setup, raw: Mapping[str, object]) -> Knock:
         reader = Reader()

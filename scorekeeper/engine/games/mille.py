@@ -37,6 +37,7 @@ from ..tally import (
 from .base import Entry, Line, Payment, Problem, Reason, Setup, Sitting
 from .ledger import check_first_dealer, sitting_of
 from .reading import MIN_STAKE, Reader, read_players, read_stakes
+from .schema import SEAT, body
 
 T = TypeVar("T")
 W = TypeVar("W", bound=StrEnum)
@@ -133,6 +134,25 @@ class Mille:
     min_players = PLAYERS
     max_players = PLAYERS
     ends_itself = True
+    deal_schema = body(
+        {
+            "out": SEAT,
+            "scores": {"type": "array", "items": {"type": "integer"}},
+            "naturals": {"type": "array", "items": {"type": "integer", "minimum": 0}},
+        },
+        "out",
+        "scores",
+    )
+    rules_schema = body(
+        {
+            "target": {"type": "integer", "multipleOf": 5},
+            "progressive": {"type": "boolean"},
+            "natural_needed": {"type": "boolean"},
+            "skunk": {"enum": [rule.value for rule in SkunkRule]},
+            "difference": {"enum": [rule.value for rule in DifferenceRule]},
+        }
+    )
+    stakes_taken: Final = {"small": True, "big": False}
 
     def setup(
         self, players: int, rules: Mapping[str, object], stakes: Mapping[str, int | None]

@@ -15,6 +15,7 @@ from .rummy_family import (
     read_went_out,
     usual_count,
 )
+from .schema import COUNTS, SEAT, body
 from .sitting import DealByDeal, stake_of
 
 
@@ -34,6 +35,15 @@ class Rummy(DealByDeal[RummyDeal]):
     name = "rummy"
     min_players = 2
     max_players = 6
+    deal_schema = body(
+        {
+            "out": SEAT,
+            "counts": COUNTS,
+            "rummy": {"type": "boolean", "description": "All cards declared in one turn."},
+        },
+        "out",
+        "counts",
+    )
 
     def read(self, setup: Setup, raw: Mapping[str, object]) -> RummyDeal:
         reader = Reader()

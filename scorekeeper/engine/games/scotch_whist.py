@@ -11,6 +11,7 @@ from ..game import DealAfterEnd
 from .base import Entry, Payment, Problem, Reason, Setup, Sitting
 from .ledger import Dealt, lines_of, sitting_of
 from .reading import Reader, complete, known_rules, read_players, read_stakes
+from .schema import body
 
 #: The trump honours and what each is worth, in the order the API lists them.
 HONOURS: Final = {"jack": 11, "ace": 4, "king": 3, "queen": 2, "ten": 10}
@@ -158,6 +159,40 @@ class ScotchWhist:
     min_players = 2
     max_players = 8
     ends_itself = True
+    deal_schema = body(
+        {
+            "honours": body(
+                {
+                    name: {"type": "integer", "minimum": 0, "description": "The side that took it."}
+                    for name in HONOURS
+                },
+                *HONOURS,
+            ),
+            "cards": {
+                "type": "array",
+                "items": {"type": "integer", "minimum": 0},
+                "description": "The cards each side took in tricks, in side order.",
+            },
+        },
+        "honours",
+        "cards",
+    )
+    rules_schema = body(
+        {
+            "target": {
+                "type": "integer",
+                "minimum": MIN_TARGET,
+                "maximum": MAX_TARGET,
+                "default": DEFAULT_TARGET,
+            },
+            "partnerships": {
+                "type": "boolean",
+                "default": False,
+                "description": "With 4, 6 or 8 players: pairs n/2 seats apart.",
+            },
+        }
+    )
+    stakes_taken: Final = {"game": True}
 
     def setup(
         self, players: int, rules: Mapping[str, object], stakes: Mapping[str, int | None]

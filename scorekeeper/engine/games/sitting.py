@@ -11,6 +11,7 @@ from typing import Generic, Protocol, TypeVar
 from .base import Entry, Problem, Setup, Sitting
 from .ledger import Dealt, lines_of, sitting_of
 from .reading import Reader, known_rules, read_players, read_stakes
+from .schema import NO_RULES
 
 
 class Deal(Protocol):
@@ -32,6 +33,12 @@ class DealByDeal(Generic[D]):
     ends_itself: bool = False
     #: The one stake the game is played for.
     stake: str = "point"
+    deal_schema: Mapping[str, object]
+    rules_schema: Mapping[str, object] = NO_RULES
+
+    @property
+    def stakes_taken(self) -> Mapping[str, bool]:
+        return {self.stake: True}
 
     def read(self, setup: Setup, raw: Mapping[str, object]) -> D:
         """The deal ``raw`` as the game reads it; :class:`~.base.Refused` when it breaks a

@@ -10,6 +10,7 @@ from typing import Final
 from .base import Entry, Payment, Problem, Reason, Setup, Sitting
 from .ledger import Dealt, check_first_dealer, dealer_of, lines_of, sitting_of
 from .reading import Reader, known_rules, read_players, read_stakes
+from .schema import NO_RULES, SEAT, body, nullable
 
 JINKS: Final = ("none", "won", "failed")
 
@@ -103,6 +104,15 @@ class SpoilFive:
     min_players = 2
     max_players = 10
     ends_itself = False
+    deal_schema = body(
+        {
+            "winner": nullable(SEAT, "Who won three tricks; null: the deal was spoilt."),
+            "jink": {"enum": list(JINKS), "default": "none"},
+        },
+        "winner",
+    )
+    rules_schema = NO_RULES
+    stakes_taken: Final = {"ante": True, "dealer": False, "maximum": False}
 
     def setup(
         self, players: int, rules: Mapping[str, object], stakes: Mapping[str, int | None]

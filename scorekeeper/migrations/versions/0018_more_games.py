@@ -5,7 +5,8 @@ entries, and the money each deal moves
 of another kind's rules and stakes (JSON); Mille's rule and stake columns become
 nullable, for those games. ``game_seat``: every player of a game in seat order, filled
 from ``player0_id`` and ``player1_id`` for every existing game. ``deal.entry``: a deal of
-another kind (JSON); Mille's deal columns become nullable. ``movement``: the money each
+another kind (JSON), and ``deal.winner_seat`` the seat it paid; Mille's deal columns become
+nullable. ``movement``: the money each
 deal of another kind moves, from a seat or the pool to a seat or the pool. A seat may be
 any of twelve: the checks on ``first_dealer`` and on a seat link's ``seat`` widen.
 
@@ -49,6 +50,7 @@ def upgrade():
         )
     with op.batch_alter_table("deal") as batch:
         batch.add_column(sa.Column("entry", sa.JSON(), nullable=True))
+        batch.add_column(sa.Column("winner_seat", sa.Integer(), nullable=True))
         for name, type_ in MILLE_DEAL_COLUMNS:
             batch.alter_column(name, existing_type=type_, nullable=True)
     with op.batch_alter_table("seat_link") as batch:
@@ -94,6 +96,12 @@ def upgrade():
 
 def downgrade():
     """Back to Mille alone: only possible while every game is one of Mille."""
+    others = op.get_bind().execute(sa.text("SELECT count(*) FROM game WHERE kind <> 'mille'"))
+    if others.scalar():
+        raise RuntimeError(
+            "Games of other kinds than Mille are kept: the schema can't go back to before "
+            "there were any. Delete them first, or restore a backup of that time."
+        )
     op.drop_index("ix_movement_game_deal", table_name="movement")
     op.drop_table("movement")
     op.drop_index(op.f("ix_game_seat_player_id"), table_name="game_seat")
@@ -104,6 +112,7 @@ def downgrade():
     with op.batch_alter_table("deal") as batch:
         for name, type_ in MILLE_DEAL_COLUMNS:
             batch.alter_column(name, existing_type=type_, nullable=False)
+        batch.drop_column("winner_seat")
         batch.drop_column("entry")
     with op.batch_alter_table("game") as batch:
         batch.drop_constraint(op.f("ck_game_first_dealer"), type_="check")

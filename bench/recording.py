@@ -13,6 +13,8 @@ The paths, each through the whole app with Flask's test client, signed in:
 * **correction** and **undo** (issue 26): the Fix page's form and the undo button, the
   API's ``PUT`` and ``DELETE`` of a deal, on a game in progress and on a finished game (a
   correction that changes its settlement, an undo that reopens it).
+* **the other games** (issue 35): for each, through the API, a deal, a correction and a
+  deletion of a deal on a game of three deals, and the end of a sitting.
 
 Each path's statements are counted once (``BEGIN`` left out, as in
 ``tests/league/test_query_counts.py``; ``--show`` prints them), then it is timed
@@ -52,6 +54,34 @@ OPENING = [(0, (300, 200)), (1, (150, 250)), (0, (580, 150))]
 #: changes the settlement of the finished game without reopening it.
 LAST = (0, (200, 5))
 CORRECTION = (1, (150, 300))
+
+
+#: Each other game: its players, stakes and rules, and a deal to record, correct and delete.
+OTHER_GAMES: dict[str, tuple[list[str], dict[str, Any], dict[str, Any]]] = {
+    "rummy": (["Ana", "Ben", "Cy"], {"point": "0.05"}, {"out": 1, "counts": [23, 0, 7]}),
+    "boathouse-rummy": (["Ana", "Ben", "Cy"], {"point": "0.05"}, {"out": 0, "counts": [0, 9, 3]}),
+    "continental-rummy": (
+        ["Ana", "Ben", "Cy", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy"],
+        {"unit": "0.25"},
+        {"out": 2, "jokers": 1},
+    ),
+    "gamblers-rummy": (
+        ["Ana", "Ben", "Cy", "Dan"],
+        {"point": "0.10"},
+        {"out": 0, "counts": [0, 12, 30, 4]},
+    ),
+    "knock-rummy": (
+        ["Ana", "Ben", "Cy", "Dan"],
+        {"point": "0.10"},
+        {"knocker": 0, "counts": [6, 6, 14, 3]},
+    ),
+    "scotch-whist": (
+        ["Ana", "Ben", "Cy", "Dan"],
+        {"game": "1.00", "rules": {"target": 1000, "partnerships": True}},
+        {"honours": {"jack": 0, "ace": 1, "king": 1, "queen": 0, "ten": 0}, "cards": [20, 16]},
+    ),
+    "spoil-five": (["Ana", "Ben", "Cy", "Dan", "Eve"], {"ante": "0.50"}, {"winner": None}),
+}
 
 
 class Evening:
@@ -137,6 +167,30 @@ class Evening:
         assert response.status_code == (200 if fetch else 302), response.status_code
         return response
 
+    def new_sitting(self, game: str) -> int:
+        """A game of ``game`` with three deals, through the API."""
+        players, stakes, body = OTHER_GAMES[game]
+        stakes = dict(stakes)
+        rules = stakes.pop("rules", {})
+        start = {"league": "our-table", "game": game, "players": players, "first_dealer": 0}
+        for name in players:
+            self.browser.post(
+                "/api/v1/leagues/our-table/players", json={"name": name}, headers=self.script
+            )
+        started = self.browser.post(
+            "/api/v1/games", json={**start, "stakes": stakes, "rules": rules}, headers=self.script
+        )
+        assert started.status_code == 201, started.get_data()[:300]
+        game_id = int(started.get_json()["id"])
+        for _ in range(3):
+            self.api_send("POST", f"/api/v1/games/{game_id}/deals", body, 201)
+        return game_id
+
+    def api_send(self, method: str, url: str, body: Any, status: int) -> TestResponse:
+        response = self.browser.open(url, method=method, json=body, headers=self.script)
+        assert response.status_code == status, response.get_data()[:300]
+        return response
+
     def api_deal(
         self, game_id: int, scores: tuple[int, int] = (20, 5), *, key: bool = False
     ) -> TestResponse:
@@ -183,7 +237,35 @@ def paths(evening: Evening) -> dict[str, Callable[[], Callable[[], object]]]:
         ),
         "API, undo": on_fresh_game(lambda g: evening.api_undo(g, len(OPENING))),
         "API, undo, reopens": on_fresh_game(lambda g: evening.api_undo(g, ended), finished=True),
+        **{name: setup for game in OTHER_GAMES for name, setup in other_paths(evening, game)},
     }
+
+
+def other_paths(
+    evening: Evening, game: str
+) -> list[tuple[str, Callable[[], Callable[[], object]]]]:
+    """A game of another kind than Mille: a deal, a correction, a deletion, the end."""
+    body = OTHER_GAMES[game][2]
+    games = "/api/v1/games/{}"
+    sends: list[tuple[str, str, str, Any, int]] = [
+        ("deal", "POST", games + "/deals", body, 201),
+        ("correction", "PUT", games + "/deals/2", body, 200),
+        ("deletion", "DELETE", games + "/deals/3", None, 200),
+        ("finish", "POST", games + "/finish", None, 200),
+    ]
+
+    def on_fresh_sitting(method: str, url: str, sent: Any, status: int) -> Any:
+        def setup() -> Callable[[], object]:
+            game_id = evening.new_sitting(game)
+            return lambda: evening.api_send(method, url.format(game_id), sent, status)
+
+        return setup
+
+    return [
+        (f"{game}, {what}", on_fresh_sitting(method, url, sent, status))
+        for what, method, url, sent, status in sends
+        if not (what == "finish" and game == "scotch-whist")  # it ends by its own rule
+    ]
 
 
 def statements_of(app: Flask, send: Callable[[], object]) -> list[str]:
@@ -247,7 +329,7 @@ def main(argv: list[str] | None = None) -> None:
                     median = statistics.median(times) * 1000
                     p95 = percentile(times, 95) * 1000
                     timed = f"   median {median:6.2f} ms   p95 {p95:6.2f} ms"
-                print(f"  {name:<27} {len(statements):3d} statements{timed}")
+                print(f"  {name:<32} {len(statements):3d} statements{timed}")
                 for statement in statements if args.show else []:
                     print("      " + " ".join(statement.split())[:160])
             dispose(app)

@@ -239,8 +239,8 @@ def _store(game: Game, sitting: Sitting, *, since: int) -> None:
         for payment in line.payments
     ]
     rows += [_movement(game.id, None, payment) for payment in sitting.closing]
-    if rows:
-        db.session.execute(insert(Movement), rows)
+    if rows:  # the table's own INSERT: one statement for every row, whichever are None
+        db.session.execute(insert(Movement.__table__), rows)
 
 
 def _movement(game_id: int, number: int | None, payment: Payment) -> dict[str, Any]:

@@ -431,3 +431,50 @@ def test_a_failed_jink_names_its_jinker_but_is_no_deal_won(api):
     api.post(f"/api/v1/games/{game['id']}/finish")
     rows = api.get("/api/v1/leagues/our-table/standings?game=spoil-five").get_json()
     assert [(row["player"], row["won"]) for row in rows] == [("Cy", 1), ("Ana", 0), ("Ben", 0)]
+
+
+def statements(app, send):
+    """The SQL statements ``send()`` makes the app send, ``BEGIN`` left out."""
+    from sqlalchemy import event
+
+    from scorekeeper.models import db
+
+    sent = []
+
+    def seen(_connection, _cursor, statement, *_args):
+        if not statement.startswith("BEGIN"):
+            sent.append(statement)
+
+    with app.app_context():
+        engine = db.engine
+    event.listen(engine, "before_cursor_execute", seen)
+    try:
+        send()
+    finally:
+        event.remove(engine, "before_cursor_execute", seen)
+    return sent
+
+
+@pytest.mark.parametrize(
+    ("game", "players", "stakes", "body"),
+    [
+        ("rummy", THREE, {"point": "0.05"}, {"out": 1, "counts": [23, 0, 7]}),
+        ("continental-rummy", FIVE, {"unit": "0.25"}, {"out": 2, "jokers": 1}),
+        ("knock-rummy", FOUR, {"point": "0.10"}, {"knocker": 0, "counts": [6, 6, 14, 3]}),
+        ("spoil-five", FIVE, {"ante": "0.50"}, {"winner": 3, "jink": "won"}),
+    ],
+)
+def test_a_deal_of_any_game_costs_at_most_twelve_statements(api, app, game, players, stakes, body):
+    """Issue 35's cap, as for Mille's deals (bench.recording prints every path)."""
+    started = start(api, game, players, stakes=stakes)
+    url = f"/api/v1/games/{started['id']}"
+    deal(api, started["id"], body)
+    deal(api, started["id"], body)
+    costs = {
+        "deal": statements(app, lambda: api.post(f"{url}/deals", body, check=False)),
+        "correction": statements(app, lambda: api.put(f"{url}/deals/2", body, check=False)),
+        "deletion": statements(app, lambda: api.delete(f"{url}/deals/3", check=False)),
+        "finish": statements(app, lambda: api.post(f"{url}/finish", check=False)),
+    }
+    assert {what: len(sent) for what, sent in costs.items() if len(sent) > 12} == {}
+    assert api.get(url).get_json()["status"] == "finished"

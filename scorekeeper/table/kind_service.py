@@ -12,9 +12,9 @@ game's derived columns, all in one transaction under the game's lock
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import delete, insert, or_
+from sqlalchemy import Table, delete, insert, or_
 
 from scorekeeper.database import writing
 from scorekeeper.engine.game import DealAfterEnd
@@ -240,7 +240,7 @@ def _store(game: Game, sitting: Sitting, *, since: int) -> None:
     ]
     rows += [_movement(game.id, None, payment) for payment in sitting.closing]
     if rows:  # the table's own INSERT: one statement for every row, whichever are None
-        db.session.execute(insert(Movement.__table__), rows)
+        db.session.execute(insert(cast(Table, Movement.__table__)), rows)
 
 
 def _movement(game_id: int, number: int | None, payment: Payment) -> dict[str, Any]:

@@ -9,7 +9,7 @@ from werkzeug.wrappers import Response
 
 from scorekeeper.errors import Conflict, NotFound, StaleVersion
 from scorekeeper.models import SeatLink
-from scorekeeper.table import seats
+from scorekeeper.table import access, seats
 
 from . import answers
 from .core import ApiError, bp, json_body
@@ -27,11 +27,8 @@ def agreements(game_id: int) -> Response:
     return answers.sent_list(answers.Agreement.all_of(game))
 
 
-def _seat(token: str) -> SeatLink:
-    link = seats.open_seat(token)
-    if link is None:
-        raise ApiError(404, "There is no such link: wrong, stopped or expired.")
-    return link
+def _seat(token: str, *, changing: bool = False) -> SeatLink:
+    return access.seat(token, changing=changing, api=True)
 
 
 @bp.get("/seats/<token>")
@@ -45,7 +42,7 @@ def seat(token: str) -> Response:
 @declared(201, answers.SeatCard, errors=(400, 404, 409), body=VersionInput, optional_body=True)
 def agree(token: str) -> Response:
     """The seat's player agrees with the card: at ``version``, when given (else as it is)."""
-    link = _seat(token)
+    link = _seat(token, changing=True)
     game_id, seat_number = link.game_id, link.seat
     version = read(VersionInput, json_body(optional=True)).version
     try:

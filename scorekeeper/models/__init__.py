@@ -1,6 +1,7 @@
 """Typed SQLAlchemy 2.0 models, one module per area; import them from here."""
 
 from .accounts import (
+    SEAT_LINK_DAYS_AFTER_PAID,
     ApiToken,
     AuditAction,
     AuditEvent,
@@ -8,27 +9,27 @@ from .accounts import (
     LoginThrottle,
     Membership,
     Role,
+    SeatLink,
     User,
     UserSession,
 )
 from .api import IdempotencyKey
-from .base import Base, Model, db, utcnow
+from .base import MAX_ID, Base, Model, db, utcnow
 from .league import GameResult, LeagueRound, PairRecord, PlayerRecord, Season, SeasonRecord
 from .table import (
     FINISHED,
     IN_PROGRESS,
-    SEAT_LINK_DAYS_AFTER_PAID,
     Deal,
     Game,
     League,
     Player,
-    SeatLink,
     SubmissionToken,
 )
 
 __all__ = [
     "FINISHED",
     "IN_PROGRESS",
+    "MAX_ID",
     "SEAT_LINK_DAYS_AFTER_PAID",
     "ApiToken",
     "AuditAction",

@@ -1,4 +1,5 @@
-"""Who may do what: users, their roles in leagues, API tokens, and the audit trail."""
+"""Who may do what: users, their roles in leagues, API tokens, invitations and seat links,
+and the audit trail."""
 
 import hashlib
 import secrets
@@ -8,7 +9,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from flask_login import UserMixin
-from sqlalchemy import JSON, Enum, ForeignKey, String, UniqueConstraint
+from sqlalchemy import JSON, CheckConstraint, Enum, ForeignKey, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 from werkzeug.security import check_password_hash, generate_password_hash
 
@@ -18,7 +19,7 @@ from scorekeeper.names import key as name_key
 from .base import Model, utcnow
 
 if TYPE_CHECKING:
-    from .table import League
+    from .table import Game, League
 
 
 class Role(IntEnum):
@@ -184,6 +185,65 @@ class Invitation(Model):
             expires_at=now + timedelta(days=INVITATION_DAYS),
         )
         return row, token
+
+
+#: How many days a seat link stays open after its game is marked paid.
+SEAT_LINK_DAYS_AFTER_PAID = 7
+
+
+class SeatLink(Model):
+    """A link that opens one seat of one game on any phone, signed in or not: a capability,
+    as a token and an invitation are.
+
+    The token (128 random bits) is shown once, to the scorekeeper who made it; only its
+    SHA-256 is kept. The link is dead once revoked ("Stop sharing"), when its game is
+    deleted (the rows go with it) or abandoned, and :data:`SEAT_LINK_DAYS_AFTER_PAID` days
+    after the game is marked paid.
+    """
+
+    __table_args__ = (CheckConstraint("seat IN (0, 1)", name="seat"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), index=True)
+    seat: Mapped[int]
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_by_id: Mapped[int | None] = mapped_column(ForeignKey("user.id", ondelete="SET NULL"))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    revoked_at: Mapped[datetime | None]
+
+    game: Mapped["Game"] = relationship()
+    created_by: Mapped[User | None] = relationship()
+
+    @staticmethod
+    def digest(token: str) -> str:
+        return hashlib.sha256(token.encode()).hexdigest()
+
+    @property
+    def maker_in_use(self) -> bool:
+        """Whether the account that made the link is still in use. A link made by an account
+        since disabled (or deleted) shows its card but changes nothing: whoever made it no
+        longer answers for what it does."""
+        return self.created_by is not None and self.created_by.disabled_at is None
+
+    @classmethod
+    def issue(cls, game_id: int, seat: int, by: int | None) -> tuple["SeatLink", str]:
+        """A new link and its token (128 random bits), which is never stored."""
+        token = secrets.token_urlsafe(16)
+        link = cls(game_id=game_id, seat=seat, token_hash=cls.digest(token), created_by_id=by)
+        return link, token
+
+    def is_open(
+        self, paid_at: datetime | None, now: datetime, abandoned_at: datetime | None = None
+    ) -> bool:
+        """Not revoked, its game not abandoned (``abandoned_at``), and not paid (at
+        ``paid_at``) more than the days a link outlives it.
+
+        The one rule of a link's life (``table.seats.open_seat`` and ``seat_version`` ask
+        it). An abandoned game's links are closed while it stays abandoned: restored, the
+        game has them back, as it has everything else back."""
+        if self.revoked_at is not None or abandoned_at is not None:
+            return False
+        return paid_at is None or now < paid_at + timedelta(days=SEAT_LINK_DAYS_AFTER_PAID)
 
 
 class UserSession(Model):

@@ -5,9 +5,7 @@ up to date by :mod:`scorekeeper.table.service` on every change, so league pages 
 aggregate them in SQL instead of replaying every game.
 """
 
-import hashlib
-import secrets
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import JSON, CheckConstraint, ForeignKey, String, UniqueConstraint, event
@@ -238,56 +236,6 @@ class Deal(Model):
         self.out_seat = int(tally.out)
         self.score0, self.score1 = tally.scores
         self.stars0, self.stars1 = tally.stars
-
-
-#: How many days a seat link stays open after its game is marked paid.
-SEAT_LINK_DAYS_AFTER_PAID = 7
-
-
-class SeatLink(Model):
-    """A link that opens one seat of one game on any phone, signed in or not: a capability.
-
-    The token (128 random bits) is shown once, to the scorekeeper who made it; only its
-    SHA-256 is kept. The link is dead once revoked ("Stop sharing"), when its game is
-    deleted (the rows go with it) or abandoned, and :data:`SEAT_LINK_DAYS_AFTER_PAID` days
-    after the game is marked paid.
-    """
-
-    __table_args__ = (CheckConstraint("seat IN (0, 1)", name="seat"),)
-
-    id: Mapped[int] = mapped_column(primary_key=True)
-    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), index=True)
-    seat: Mapped[int]
-    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
-    created_by_id: Mapped[int | None] = mapped_column(ForeignKey("user.id", ondelete="SET NULL"))
-    created_at: Mapped[datetime] = mapped_column(default=utcnow)
-    revoked_at: Mapped[datetime | None]
-
-    game: Mapped[Game] = relationship()
-
-    @staticmethod
-    def digest(token: str) -> str:
-        return hashlib.sha256(token.encode()).hexdigest()
-
-    @classmethod
-    def issue(cls, game_id: int, seat: int, by: int | None) -> tuple["SeatLink", str]:
-        """A new link and its token (128 random bits), which is never stored."""
-        token = secrets.token_urlsafe(16)
-        link = cls(game_id=game_id, seat=seat, token_hash=cls.digest(token), created_by_id=by)
-        return link, token
-
-    def is_open(
-        self, paid_at: datetime | None, now: datetime, abandoned_at: datetime | None = None
-    ) -> bool:
-        """Not revoked, its game not abandoned (``abandoned_at``), and not paid (at
-        ``paid_at``) more than the days a link outlives it.
-
-        The one rule of a link's life (``table.seats.open_seat`` and ``seat_version`` ask
-        it). An abandoned game's links are closed while it stays abandoned: restored, the
-        game has them back, as it has everything else back."""
-        if self.revoked_at is not None or abandoned_at is not None:
-            return False
-        return paid_at is None or now < paid_at + timedelta(days=SEAT_LINK_DAYS_AFTER_PAID)
 
 
 class SubmissionToken(Model):

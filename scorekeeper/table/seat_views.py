@@ -20,22 +20,22 @@ from flask import (
 )
 from werkzeug.wrappers import Response
 
-from scorekeeper.accounts.permissions import require_read, require_role, role_in
+from scorekeeper.accounts.permissions import role_in
 from scorekeeper.engine import Settlement
 from scorekeeper.errors import Conflict, NotFound, ServiceError, StaleVersion
-from scorekeeper.models import Game, Role, SeatLink, db
+from scorekeeper.models import Game, Role, SeatLink
 from scorekeeper.records.payment_handles import (
     PaymentHandle,
     handle_of,
     read_handle,
     set_handle,
 )
-from scorekeeper.table import seats
+from scorekeeper.table import access, seats
 from scorekeeper.table import service as game_service
 from scorekeeper.table.change_forms import AgreeForm, GameChangeForm
 from scorekeeper.table.forms import PaymentHandleForm
 from scorekeeper.table.shown_card import ShownCard
-from scorekeeper.web.formatting import long_day, money, use_time_zone
+from scorekeeper.web.formatting import long_day, money
 from scorekeeper.web.translation import gettext
 
 bp = Blueprint("seats", __name__)
@@ -45,9 +45,7 @@ bp = Blueprint("seats", __name__)
 
 
 def _game_for(game_id: int, role: Role) -> Game:
-    game = db.get_or_404(Game, game_id)
-    require_role(game.league, role)
-    return game
+    return access.game(game_id, role)
 
 
 @bp.post("/games/<int:game_id>/seats/<int:seat>/share")
@@ -122,8 +120,7 @@ def _agree(game_id: int, seat: int, version: int | None, *, by_link: bool, name:
 @bp.get("/games/<int:game_id>/receipt")
 def receipt(game_id: int) -> str:
     """A finished game's receipt, print-friendly, for whoever may read the game."""
-    game = db.get_or_404(Game, game_id)
-    require_read(game.league)
+    game = access.game(game_id)
     member = role_in(game.league) is not None
     link = url_for("table.game", game_id=game_id, _external=True)
     return _render_receipt(game, link, show_handle=member)
@@ -133,11 +130,7 @@ def receipt(game_id: int) -> str:
 
 
 def _link_or_404(token: str) -> SeatLink:
-    link = seats.open_seat(token)
-    if link is None:
-        abort(404)
-    use_time_zone(link.game.league.time_zone)
-    return link
+    return access.seat(token)
 
 
 def _private(page: str, status: int = 200) -> Response:
@@ -181,10 +174,8 @@ def _render_seat(link: SeatLink, token: str, handle_form: PaymentHandleForm | No
 def seat_version(token: str) -> Response:
     """What the card's page polls to stay live (static/live.js): its ETag, then 304 until
     the game changes or someone agrees. A link stopped meanwhile: 404, and the page says so."""
-    found = seats.seat_version(token)
-    if found is None:
-        abort(404)
-    version, agreements = found
+    link, version, agreements = seats.seat_version(token)
+    access.check_link(link)
     tag = seats.etag(version, agreements)
     if tag in request.if_none_match:
         response = make_response("", 304)

@@ -94,12 +94,13 @@ def open_seat(token: str) -> SeatLink | None:
         select(SeatLink)
         .where(SeatLink.token_hash == SeatLink.digest(token))
         .options(
+            joinedload(SeatLink.created_by),  # whether its maker still answers for it
             joinedload(SeatLink.game).options(
                 joinedload(Game.league),  # for its time zone
                 joinedload(Game.player0),
                 joinedload(Game.player1),
                 joinedload(Game.deals),
-            )
+            ),
         )
     ).first()
     if link is None or not link.is_open(link.game.paid_at, utcnow(), link.game.abandoned_at):
@@ -107,22 +108,22 @@ def open_seat(token: str) -> SeatLink | None:
     return link
 
 
-def seat_version(token: str) -> tuple[int, int] | None:
-    """The version and agreement count of the game an open link shows: what its page polls.
-    One statement; None for a link that isn't open."""
+def seat_version(token: str) -> tuple[SeatLink | None, int, int]:
+    """The link if it is open (else None), with the version and agreement count of the
+    game it shows: what its page polls. One statement."""
     if not _TOKEN.fullmatch(token):
-        return None
+        return None, 0, 0
     found = db.session.execute(
         select(SeatLink, Game.version, Game.agreement_count, Game.paid_at, Game.abandoned_at)
         .join(Game)
         .where(SeatLink.token_hash == SeatLink.digest(token))
     ).one_or_none()
     if found is None:
-        return None
+        return None, 0, 0
     link, version, agreements, paid_at, abandoned_at = found
     if not link.is_open(paid_at, utcnow(), abandoned_at):
-        return None
-    return version, agreements
+        return None, 0, 0
+    return link, version, agreements
 
 
 def etag(version: int, agreements: int) -> str:

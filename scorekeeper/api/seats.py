@@ -2,9 +2,12 @@
 opens (the game, its seat, the agreements), where that seat's player agrees with the card.
 
 A seat's link needs no token: its token, in the path, is the capability (a wrong, stopped
-or expired one is a 404, like a game that doesn't exist).
+or expired one is a 404, like a game that doesn't exist). What it reads is what its page
+shows (:class:`.answers.Card`: no league, no game id), and every answer to it, a refusal
+included, is sent as the page is: kept by no cache, its address passed on to no one.
 """
 
+from flask import after_this_request
 from werkzeug.wrappers import Response
 
 from scorekeeper.errors import Conflict, NotFound, StaleVersion
@@ -28,7 +31,15 @@ def agreements(game_id: int) -> Response:
 
 
 def _seat(token: str, *, changing: bool = False) -> SeatLink:
+    after_this_request(_private)
     return access.seat(token, changing=changing, api=True)
+
+
+def _private(response: Response) -> Response:
+    """An answer to a link's address (the token): never cached, nor sent on as a referrer."""
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["Referrer-Policy"] = "no-referrer"
+    return response
 
 
 @bp.get("/seats/<token>")

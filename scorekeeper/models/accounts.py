@@ -243,7 +243,12 @@ class SeatLink(Model):
         game has them back, as it has everything else back."""
         if self.revoked_at is not None or abandoned_at is not None:
             return False
-        return paid_at is None or now < paid_at + timedelta(days=SEAT_LINK_DAYS_AFTER_PAID)
+        return paid_at is None or now < self.dies_at(paid_at)
+
+    @staticmethod
+    def dies_at(paid_at: datetime) -> datetime:
+        """When the links of a game paid at ``paid_at`` die by themselves."""
+        return paid_at + timedelta(days=SEAT_LINK_DAYS_AFTER_PAID)
 
 
 class UserSession(Model):

@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Final
 
-from sqlalchemy import bindparam, select
+from sqlalchemy import bindparam, select, update
 from sqlalchemy.orm import joinedload
 
 from scorekeeper.accounts.permissions import acting_user
@@ -67,6 +67,19 @@ def stop_sharing(game_id: int, seat: int) -> int:
         for link in links:
             link.revoked_at = now
     return len(links)
+
+
+def keep_expired_links_dead(game: Game) -> None:
+    """Before a settled game is unlocked: its links that died of old age (some days after
+    it was paid) are marked revoked when they died, so they stay dead once the game has no
+    payment mark to count from. One statement, and only for a game paid that long ago."""
+    if game.paid_at is None or utcnow() < SeatLink.dies_at(game.paid_at):
+        return
+    db.session.execute(
+        update(SeatLink)
+        .where(SeatLink.game_id == game.id, SeatLink.revoked_at.is_(None))
+        .values(revoked_at=SeatLink.dies_at(game.paid_at))
+    )
 
 
 #: The links to a game's seats not revoked (a scorekeeper's game page asks: built once).

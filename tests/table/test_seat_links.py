@@ -503,3 +503,44 @@ def test_a_league_admin_sets_a_players_handle_seen_by_members_only(app, auth, ta
         )
         db.session.remove()
     assert "ana@example.com" not in app.test_client().get(url).get_data(as_text=True)
+
+
+def paid_days_ago(app, game_id: int, days: float) -> None:
+    with app.app_context():
+        db.session.execute(
+            update(Game).where(Game.id == game_id).values(paid_at=utcnow() - timedelta(days=days))
+        )
+        db.session.commit()
+        db.session.remove()
+
+
+@pytest.mark.parametrize("unlocked_by", ["page", "api"])
+def test_a_link_that_expired_stays_dead_when_the_game_is_unlocked(
+    game_and_link, app, table, unlocked_by
+):
+    """Issue 34, point 6: unlocking a game paid more than 7 days ago brought its dead links
+    back to life. A link that died stays dead; one still open when the game is unlocked
+    stays open."""
+    game_id, path = game_and_link
+    finish(table, game_id)
+    assert table.client.post(f"/games/{game_id}/paid", data={"anyway": "1"}).status_code == 302
+    paid_days_ago(app, game_id, SEAT_LINK_DAYS_AFTER_PAID + 0.1)
+    phone = app.test_client()
+    assert phone.get(path).status_code == 404
+    if unlocked_by == "page":
+        assert table.client.post(f"/games/{game_id}/unlock").status_code == 302
+    else:
+        assert Api(app, make_token(app)).post(f"/api/v1/games/{game_id}/unlock").status_code == 200
+    token = path.rsplit("/", 1)[1]
+    for url in (path, path + "/version", path + "/receipt", f"/api/v1/seats/{token}"):
+        assert phone.get(url).status_code == 404, url
+    assert phone.post(path + "/agree", data={"version": "4"}).status_code == 404
+    assert "Shared:" not in table.page(game_id)
+    # A new link opens, and a link unlocked before it died stays open.
+    fresh = share(table.client, game_id, 1)
+    assert phone.get(fresh).status_code == 200
+    assert table.client.post(f"/games/{game_id}/paid", data={"anyway": "1"}).status_code == 302
+    paid_days_ago(app, game_id, SEAT_LINK_DAYS_AFTER_PAID - 1)
+    assert table.client.post(f"/games/{game_id}/unlock").status_code == 302
+    assert phone.get(fresh).status_code == 200
+    assert phone.get(path).status_code == 404

@@ -50,9 +50,10 @@ def seat(token: str) -> Response:
 
 
 @bp.post("/seats/<token>/agreement")
-@declared(201, answers.SeatCard, errors=(400, 404, 409), body=VersionInput, optional_body=True)
+@declared(201, answers.SeatCard, errors=(400, 403, 404, 409), body=VersionInput, optional_body=True)
 def agree(token: str) -> Response:
-    """The seat's player agrees with the card: at ``version``, when given (else as it is)."""
+    """The seat's player agrees with the card: at ``version``, when given (else as it is).
+    A link shared by an account no longer in use changes nothing (403)."""
     link = _seat(token, changing=True)
     game_id, seat_number = link.game_id, link.seat
     version = read(VersionInput, json_body(optional=True)).version

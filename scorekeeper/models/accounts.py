@@ -1,7 +1,9 @@
 """Who may do what: users, their roles in leagues, API tokens, invitations and seat links,
 and the audit trail."""
 
+import base64
 import hashlib
+import hmac
 import secrets
 from datetime import datetime, timedelta
 from enum import IntEnum, StrEnum
@@ -199,6 +201,10 @@ class SeatLink(Model):
     SHA-256 is kept. The link is dead once revoked ("Stop sharing"), when its game is
     deleted (the rows go with it) or abandoned, and :data:`SEAT_LINK_DAYS_AFTER_PAID` days
     after the game is marked paid.
+
+    Its **receipt token** (:meth:`receipt_token`) opens the game's receipt and nothing
+    else: what the bill's sentence and the printed receipt carry, to be forwarded. It lives
+    and dies with the link; only its SHA-256 is kept too.
     """
 
     __table_args__ = (CheckConstraint("seat IN (0, 1)", name="seat"),)
@@ -210,6 +216,9 @@ class SeatLink(Model):
     created_by_id: Mapped[int | None] = mapped_column(ForeignKey("user.id", ondelete="SET NULL"))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     revoked_at: Mapped[datetime | None]
+    #: The SHA-256 of :meth:`receipt_token` (None for a link made before receipts had one,
+    #: until its page is next opened: ``table.seats.receipt_token``).
+    receipt_hash: Mapped[str | None] = mapped_column(String(64), unique=True)
 
     game: Mapped["Game"] = relationship()
     created_by: Mapped[User | None] = relationship()
@@ -225,11 +234,25 @@ class SeatLink(Model):
         longer answers for what it does."""
         return self.created_by is not None and self.created_by.disabled_at is None
 
+    @staticmethod
+    def receipt_token(token: str) -> str:
+        """The token of the receipt of the link whose token is ``token``: 128 bits of an HMAC
+        keyed by the link's token, so whoever holds the link can make it again (it is
+        never stored), and nobody can go back from it to the link."""
+        mac = hmac.new(token.encode(), b"receipt", hashlib.sha256).digest()[:16]
+        return base64.urlsafe_b64encode(mac).rstrip(b"=").decode()
+
     @classmethod
     def issue(cls, game_id: int, seat: int, by: int | None) -> tuple["SeatLink", str]:
         """A new link and its token (128 random bits), which is never stored."""
         token = secrets.token_urlsafe(16)
-        link = cls(game_id=game_id, seat=seat, token_hash=cls.digest(token), created_by_id=by)
+        link = cls(
+            game_id=game_id,
+            seat=seat,
+            token_hash=cls.digest(token),
+            receipt_hash=cls.digest(cls.receipt_token(token)),
+            created_by_id=by,
+        )
         return link, token
 
     def is_open(
@@ -302,6 +325,13 @@ class AuditAction(StrEnum):
     #: where (its number there, as the file gives it), paid_by (who the file says marked it
     #: paid, or None). Its user is who imported it.
     GAME_IMPORTED = "game_imported"
+    #: Where a player is paid changed (``records.payment_handles``): name and player_id (the
+    #: player's), handle (the new one, or None: removed), by ("member": the league's
+    #: handle, on the player's page; "link": the game's own, through its seat's link), and
+    #: through a link, seat, link (its id) and shared_by (the username of who made it, or
+    #: None). Before and after: the handle's kind and handle, or None. A league's change
+    #: has no game.
+    HANDLE_CHANGED = "handle_changed"
 
 
 class AuditEvent(Model):

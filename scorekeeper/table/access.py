@@ -165,3 +165,10 @@ def seat(token: str, *, changing: bool = False, api: bool = False) -> SeatLink:
     link = check_link(seats.open_seat(token), changing=changing, api=api)
     use_time_zone(link.game.league.time_zone)
     return link
+
+
+def receipt(token: str) -> SeatLink:
+    """The open link whose receipt token this is: it reads the receipt, and nothing else."""
+    link = check_link(seats.open_receipt(token))
+    use_time_zone(link.game.league.time_zone)
+    return link

@@ -15,7 +15,7 @@ marking the game paid or unlocking it leaves them standing.
 import re
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Final
+from typing import Any, Final
 
 from sqlalchemy import bindparam, select, update
 from sqlalchemy.orm import joinedload
@@ -101,11 +101,21 @@ def shared_seats(game: Game) -> tuple[int, int]:
 def open_seat(token: str) -> SeatLink | None:
     """The open link with this token, its game and players loaded; None for any other
     token (malformed, unknown, revoked, expired, its game abandoned or gone)."""
+    return _open_link(SeatLink.token_hash, token)
+
+
+def open_receipt(token: str) -> SeatLink | None:
+    """The open link whose receipt token this is (:meth:`.SeatLink.receipt_token`), as
+    :func:`open_seat` finds one: a receipt lives and dies with its link."""
+    return _open_link(SeatLink.receipt_hash, token)
+
+
+def _open_link(column: Any, token: str) -> SeatLink | None:
     if not _TOKEN.fullmatch(token):
         return None
     link = db.session.scalars(
         select(SeatLink)
-        .where(SeatLink.token_hash == SeatLink.digest(token))
+        .where(column == SeatLink.digest(token))
         .options(
             joinedload(SeatLink.created_by),  # whether its maker still answers for it
             joinedload(SeatLink.game).options(
@@ -119,6 +129,21 @@ def open_seat(token: str) -> SeatLink | None:
     if link is None or not link.is_open(link.game.paid_at, utcnow(), link.game.abandoned_at):
         return None
     return link
+
+
+def receipt_token(link: SeatLink, token: str) -> str:
+    """The token of the receipt of ``link`` (whose own token is ``token``): what the bill's
+    sentence and the printed receipt carry, since it opens the receipt and nothing else.
+    A link made before receipts had tokens keeps its hash now, once."""
+    receipt = SeatLink.receipt_token(token)
+    if link.receipt_hash is None:
+        with writing():
+            db.session.execute(
+                update(SeatLink)
+                .where(SeatLink.id == link.id)
+                .values(receipt_hash=SeatLink.digest(receipt))
+            )
+    return receipt
 
 
 def seat_version(token: str) -> tuple[SeatLink | None, int, int]:

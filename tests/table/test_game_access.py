@@ -57,6 +57,7 @@ ROUTES = {
     ("seats.seat_agree", "POST"): LINK,
     ("seats.seat_payment", "POST"): LINK,
     ("seats.seat_receipt", "GET"): LINK,
+    ("seats.shared_receipt", "GET"): LINK,  # by the link's receipt token
     ("api.game", "GET"): READ,
     ("api.history", "GET"): VIEWER,
     ("api.agreements", "GET"): READ,
@@ -147,6 +148,8 @@ def askers(app, auth):
 def url(app, endpoint: str, game_id: int, token: str) -> str:
     with app.test_request_context():
         rule = next(rule for rule in app.url_map.iter_rules() if rule.endpoint == endpoint)
+        if endpoint == "seats.shared_receipt":
+            token = SeatLink.receipt_token(token)
         values = {"game_id": game_id, "number": 1, "seat": 0, "token": token}
         return url_for(endpoint, **{name: values[name] for name in rule.arguments})
 
@@ -157,8 +160,11 @@ def expected(endpoint: str, need, asker: str, public: bool, state: str, method: 
     if need == LINK:  # the holder of the link, whoever they are
         if state == "abandoned":
             return 404
-        if endpoint == "seats.seat_receipt" and state == "open":
+        receipt = endpoint in ("seats.seat_receipt", "seats.shared_receipt")
+        if receipt and state == "open":
             return 404  # no receipt before the end
+        if endpoint == "seats.seat_receipt":
+            return 303  # to the receipt's own address, which opens nothing else
         return 302 if method == "POST" and not api else (201 if method == "POST" else 200)
     changes = need is not None and need >= Role.SCOREKEEPER
     member = asker == "viewer"

@@ -53,15 +53,13 @@ GAME_PAGE: Final = (
     )
 )
 
-#: What the API says with each refusal (pages show the error page of its status).
-_SENTENCES: Final = {
-    404: "There is no such game.",
-    "link": "There is no such link: wrong, stopped or expired.",
-    "maker gone": (
-        "This link was shared by an account that is no longer in use: it shows the card "
-        "but changes nothing. Ask the scorekeeper for a new link."
-    ),
-}
+#: What the API says with a refusal (a page shows the error page of its status instead).
+NO_GAME: Final = "There is no such game."
+NO_LINK: Final = "There is no such link: wrong, stopped or expired."
+MAKER_GONE: Final = (
+    "This link was shared by an account that is no longer in use: it shows the card but "
+    "changes nothing. Ask the scorekeeper for a new link."
+)
 
 
 def _changes(need: Role | None) -> bool:
@@ -95,7 +93,7 @@ def check(league: League | None, need: Role | None = READ, *, api: bool = False)
     sentence). The league's pages then show times in its time zone."""
     status = refusal(league, need, api=api)
     if status is not None:
-        sentence = _SENTENCES.get(status)
+        sentence = {404: NO_GAME}.get(status)
         if status == 403 and need is not None:
             sentence = f"This needs the {need.label.lower()} role (or above) in this league."
         abort(status, description=sentence if api else None)
@@ -153,7 +151,7 @@ def check_link(link: SeatLink | None, *, changing: bool = False, api: bool = Fal
     the refusal :func:`link_refusal` chooses."""
     status = link_refusal(link, changing=changing)
     if status is not None:
-        sentence = _SENTENCES["link" if status == 404 else "maker gone"]
+        sentence = NO_LINK if status == 404 else MAKER_GONE
         abort(status, description=sentence if api else None)
     assert link is not None
     return link

@@ -10,7 +10,7 @@ reads only the game's stored columns.
 """
 
 from datetime import datetime
-from typing import Annotated, Any, Final, Literal
+from typing import Annotated, Any, Final, Literal, Self
 
 from flask import jsonify
 from pydantic import BaseModel, ConfigDict, Field, PlainSerializer, WithJsonSchema
@@ -145,13 +145,26 @@ class Deal(Answer):
         WithJsonSchema({"anyOf": [{"$ref": "#/components/schemas/Cards"}, {"type": "null"}]}),
     ]
 
+    @classmethod
+    def of(cls, line: engine.DealLine, deal: models.Deal) -> "Deal":
+        """A line of the replayed card, with the cards its stored deal was counted from."""
+        return cls(
+            number=line.number,
+            dealer=int(line.dealer),  # type: ignore[arg-type]
+            out=int(line.tally.out),  # type: ignore[arg-type]
+            scores=list(line.tally.scores),
+            naturals=list(line.tally.stars),
+            chapeau=[line.chapeau(seat) for seat in Seat],
+            totals=list(line.totals),
+            cards=deal.cards if deal.counted is not None else None,
+        )
 
-class Game(Answer):
-    """A game as every game endpoint returns it (API.md), and a few fields more."""
 
-    id: int
+class Card(Answer):
+    """A game's card, as a seat's link reads it: everything :class:`Game` says but the two
+    things the link's page never shows, the game's id on this server and its league."""
+
     game: Annotated[Literal["mille"], Field(description="Which game: Mille.")]
-    league: Annotated[str, Field(description="The league's slug.")]
     players: Pair[str]
     preset: Preset | None
     rules: Rules
@@ -172,46 +185,47 @@ class Game(Answer):
     finished_at: Time | None
 
     @classmethod
-    def of(cls, game: models.Game, saved: game_service.Saved | None = None) -> "Game":
+    def of(cls, game: models.Game, saved: game_service.Saved | None = None) -> Self:
         """The game, its score card and settlement from ``saved`` (a change's one replay)
         when given, else replayed from its deals."""
+        return cls(**cls.values_of(game, saved))
+
+    @staticmethod
+    def values_of(game: models.Game, saved: game_service.Saved | None) -> dict[str, Any]:
         card, settlement = game_service.card_of(game, saved)
         deals: list[models.Deal] = game.deals
-        return cls(
-            id=game.id,
-            game="mille",
-            league=game.league.slug,
-            players=[player.name for player in game.players],
-            preset=game.preset,  # type: ignore[arg-type]
-            rules=Rules.of(game.rules),
-            stakes=Stakes(small=game.stakes.small, big=game.stakes.big),
-            status=game.status,  # type: ignore[arg-type]
-            version=game.version,
-            first_dealer=game.first_dealer,  # type: ignore[arg-type]
-            next_dealer=int(card.next_dealer),  # type: ignore[arg-type]
-            deals=[
-                Deal(
-                    number=line.number,
-                    dealer=int(line.dealer),  # type: ignore[arg-type]
-                    out=int(line.tally.out),  # type: ignore[arg-type]
-                    scores=list(line.tally.scores),
-                    naturals=list(line.tally.stars),
-                    chapeau=[line.chapeau(seat) for seat in Seat],
-                    totals=list(line.totals),
-                    cards=deal.cards if deal.counted is not None else None,
-                )
-                for line, deal in zip(card.lines, deals, strict=True)
-            ],
-            totals=list(card.totals),
-            naturals=list(card.stars),
-            chapeaux=list(card.chapeaux),
-            winner=None if card.winner is None else int(card.winner),  # type: ignore[arg-type]
-            settlement=None if settlement is None else Settlement.of(settlement),
-            locked=game.locked,
-            paid_at=game.paid_at,
-            created_at=game.created_at,
-            finished_at=game.finished_at,
-        )
+        return {
+            "game": "mille",
+            "players": [player.name for player in game.players],
+            "preset": game.preset,
+            "rules": Rules.of(game.rules),
+            "stakes": Stakes(small=game.stakes.small, big=game.stakes.big),
+            "status": game.status,
+            "version": game.version,
+            "first_dealer": game.first_dealer,
+            "next_dealer": int(card.next_dealer),
+            "deals": [Deal.of(line, deal) for line, deal in zip(card.lines, deals, strict=True)],
+            "totals": list(card.totals),
+            "naturals": list(card.stars),
+            "chapeaux": list(card.chapeaux),
+            "winner": None if card.winner is None else int(card.winner),
+            "settlement": None if settlement is None else Settlement.of(settlement),
+            "locked": game.locked,
+            "paid_at": game.paid_at,
+            "created_at": game.created_at,
+            "finished_at": game.finished_at,
+        }
+
+
+class Game(Card):
+    """A game as every game endpoint returns it (API.md), and a few fields more."""
+
+    id: int
+    league: Annotated[str, Field(description="The league's slug.")]
+
+    @staticmethod
+    def values_of(game: models.Game, saved: game_service.Saved | None) -> dict[str, Any]:
+        return {"id": game.id, "league": game.league.slug, **Card.values_of(game, saved)}
 
 
 class GameSummary(Answer):
@@ -354,17 +368,17 @@ class Agreement(Answer):
 
 
 class SeatCard(Answer):
-    """What a seat's link opens: the game, the seat, and both agreements."""
+    """What a seat's link opens: the seat, its game's card, and both agreements."""
 
     seat: SeatNumber
-    game: Game
+    game: Card
     agreements: list[Agreement]
 
     @classmethod
     def of(cls, link: models.SeatLink) -> "SeatCard":
         return cls(
             seat=link.seat,  # type: ignore[arg-type]
-            game=Game.of(link.game),
+            game=Card.of(link.game),
             agreements=Agreement.all_of(link.game),
         )
 

@@ -97,9 +97,13 @@ def _api_error(error: ApiError) -> Response:
 
 @bp.errorhandler(HTTPException)
 def http_error(error: HTTPException) -> Response:
-    """Any HTTP error as the API's JSON error (keeping ``Allow`` on a 405)."""
+    """Any HTTP error as the API's JSON error (keeping ``Allow`` on a 405), with the
+    sentence it was raised with (``abort(404, description=…)``), else its status's."""
     status = error.code or 500
-    response = error_response(status, HTTP_ERRORS.get(status, f"{error.name}."))
+    message = HTTP_ERRORS.get(status, f"{error.name}.")
+    if error.description and error.description != type(error).description:
+        message = error.description
+    response = error_response(status, message)
     if isinstance(error, MethodNotAllowed) and error.valid_methods:
         response.headers["Allow"] = ", ".join(error.valid_methods)
     return response

@@ -11,17 +11,14 @@ from typing import Any, Final
 
 from flask import jsonify, request, url_for
 from pydantic import ValidationError
-from sqlalchemy import select
 from werkzeug.wrappers import Response
 
-from scorekeeper.accounts.permissions import can_read, role_in
 from scorekeeper.engine import InvalidTally, Rules, Seat, Stakes, Tally, validate_tally
 from scorekeeper.engine.counted_cards import CountedCards
 from scorekeeper.engine.games import Refused, kind_named
 from scorekeeper.errors import Conflict, NotFound, ServiceError, StaleVersion
-from scorekeeper.league.queries import MAX_ID
-from scorekeeper.models import MILLE, Game, League, Role, db
-from scorekeeper.table import audit, closing, kind_service, starting
+from scorekeeper.models import MILLE, Game, League, Role
+from scorekeeper.table import access, audit, closing, kind_service, starting
 from scorekeeper.table import service as game_service
 from scorekeeper.web.messages import problem_fields
 
@@ -53,43 +50,21 @@ from .shapes import (
 DEFAULT_STAKES: Final = Stakes.from_small(100)
 
 
-def _game(game_id: int) -> Game:
-    game = db.session.get(Game, game_id) if game_id <= MAX_ID else None
-    if game is None:
-        raise ApiError(404, "There is no such game.")
-    return game
-
-
 def readable_game(game_id: int) -> Game:
     """The game, if the caller may read its league (a private league's games are a 404)."""
-    game = _game(game_id)
-    if not can_read(game.league):
-        raise ApiError(404, "There is no such game.")
-    return game
+    return access.game(game_id, api=True)
 
 
 def writable_game(game_id: int, role: Role = Role.SCOREKEEPER) -> Game:
     """The game, for a caller with ``role`` in its league: 401, 404, then 403."""
-    require_user()
-    game = _game(game_id)
-    require_api_role(game.league, role)
-    return game
+    return access.game(game_id, role, api=True)
 
 
 def _league_to_change(game_id: int) -> str:
     """What recording, correcting or deleting a deal checks before the service loads the
     game: a token (401), the game (404), then the scorekeeper role in its league (403),
     read from the league alone, in one statement; the game's kind, read with it."""
-    require_user()
-    found = None
-    if game_id <= MAX_ID:
-        found = db.session.execute(
-            select(League, Game.kind).join(Game.league).where(Game.id == game_id)
-        ).first()
-    if found is None:
-        raise ApiError(404, "There is no such game.")
-    require_api_role(found[0], Role.SCOREKEEPER)
-    return str(found[1])
+    return access.league_and_kind_of(game_id, Role.SCOREKEEPER, api=True)[1]
 
 
 def game_json(game: Game, change: object = None) -> dict[str, Any]:
@@ -115,7 +90,7 @@ def changed(game_id: int, change: Callable[[], Changed], status: int = 200) -> R
     except NotFound as error:
         raise ApiError(404, error.message) from None
     except StaleVersion:
-        current = _game(game_id).version
+        current = readable_game(game_id).version
         raise ApiError(
             409,
             f"The game changed since that version: it is at version {current} now. "
@@ -161,7 +136,7 @@ def new_game() -> Response:
     started = _start_mille(league, body) if body.get("game", MILLE) == MILLE else None
     if started is None:
         started = _start_of_kind(league, read(NewGameOfKind, body))
-    response = answer(_game(started.id), 201)
+    response = answer(started, 201)
     response.headers["Location"] = url_for(".game", game_id=started.id)
     return response
 
@@ -220,10 +195,7 @@ def game(game_id: int) -> Response:
 @declared(200, [answers.Event], errors=(403, 404))
 def history(game_id: int) -> Response:
     """The game's audit trail, newest first: members of its league only (as on its page)."""
-    found = readable_game(game_id)
-    require_user()
-    if role_in(found.league) is None:
-        raise ApiError(403, "Only members of the league can read a game's history.")
+    found = access.game(game_id, Role.VIEWER, api=True)
     return answers.sent_list([answers.Event.of(event) for event in audit.history(found.id)])
 
 

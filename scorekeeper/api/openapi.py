@@ -26,7 +26,7 @@ from pydantic.json_schema import (
 )
 from pydantic_core import core_schema
 
-from scorekeeper.league.queries import MAX_ID
+from scorekeeper.models import MAX_ID
 
 from . import answers
 from .core import PREFIX, bp

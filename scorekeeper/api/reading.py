@@ -34,7 +34,7 @@ from pydantic_core import InitErrorDetails, PydanticCustomError
 from scorekeeper.engine import whole_number
 from scorekeeper.engine.money import parse_money
 from scorekeeper.engine.rules import MAX_STAKE
-from scorekeeper.league.queries import MAX_ID
+from scorekeeper.models import MAX_ID
 from scorekeeper.names import MAX_NAME_LENGTH, squeeze, unseen
 from scorekeeper.web.messages import english
 

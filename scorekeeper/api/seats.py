@@ -2,14 +2,17 @@
 opens (the game, its seat, the agreements), where that seat's player agrees with the card.
 
 A seat's link needs no token: its token, in the path, is the capability (a wrong, stopped
-or expired one is a 404, like a game that doesn't exist).
+or expired one is a 404, like a game that doesn't exist). What it reads is what its page
+shows (:class:`.answers.Card`: no league, no game id), and every answer to it, a refusal
+included, is sent as the page is: kept by no cache, its address passed on to no one.
 """
 
+from flask import after_this_request
 from werkzeug.wrappers import Response
 
 from scorekeeper.errors import Conflict, NotFound, StaleVersion
 from scorekeeper.models import SeatLink
-from scorekeeper.table import seats
+from scorekeeper.table import access, seats
 
 from . import answers
 from .core import ApiError, bp, json_body
@@ -27,11 +30,16 @@ def agreements(game_id: int) -> Response:
     return answers.sent_list(answers.Agreement.all_of(game))
 
 
-def _seat(token: str) -> SeatLink:
-    link = seats.open_seat(token)
-    if link is None:
-        raise ApiError(404, "There is no such link: wrong, stopped or expired.")
-    return link
+def _seat(token: str, *, changing: bool = False) -> SeatLink:
+    after_this_request(_private)
+    return access.seat(token, changing=changing, api=True)
+
+
+def _private(response: Response) -> Response:
+    """An answer to a link's address (the token): never cached, nor sent on as a referrer."""
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["Referrer-Policy"] = "no-referrer"
+    return response
 
 
 @bp.get("/seats/<token>")
@@ -42,10 +50,11 @@ def seat(token: str) -> Response:
 
 
 @bp.post("/seats/<token>/agreement")
-@declared(201, answers.SeatCard, errors=(400, 404, 409), body=VersionInput, optional_body=True)
+@declared(201, answers.SeatCard, errors=(400, 403, 404, 409), body=VersionInput, optional_body=True)
 def agree(token: str) -> Response:
-    """The seat's player agrees with the card: at ``version``, when given (else as it is)."""
-    link = _seat(token)
+    """The seat's player agrees with the card: at ``version``, when given (else as it is).
+    A link shared by an account no longer in use changes nothing (403)."""
+    link = _seat(token, changing=True)
     game_id, seat_number = link.game_id, link.seat
     version = read(VersionInput, json_body(optional=True)).version
     try:

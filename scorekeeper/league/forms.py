@@ -22,9 +22,8 @@ from wtforms.validators import (
 )
 from wtforms.widgets import HiddenInput
 
-from scorekeeper.league.queries import MAX_ID
 from scorekeeper.league.seasons import LAST_SEASON_DAY, MAX_SEASON_NAME
-from scorekeeper.models import Role
+from scorekeeper.models import MAX_ID, Role
 from scorekeeper.table.forms import RulesForm
 from scorekeeper.values import EARLIEST_DAY
 from scorekeeper.web.formatting import time_zones

@@ -17,6 +17,7 @@ from sqlalchemy.sql.elements import ColumnElement
 from scorekeeper.models import (
     FINISHED,
     IN_PROGRESS,
+    MAX_ID,
     Game,
     League,
     Membership,
@@ -28,10 +29,6 @@ from scorekeeper.models import (
 from scorekeeper.records.totals import season_range
 
 PAGE_SIZE = 25
-
-
-#: The largest id a row can have (PostgreSQL's integer); larger ones are nobody's.
-MAX_ID = 2**31 - 1
 
 
 STATUSES = {

@@ -11,8 +11,7 @@ from sqlalchemy import bindparam, select
 
 from scorekeeper.database import writing
 from scorekeeper.errors import NotFound, ServiceError
-from scorekeeper.league.queries import MAX_ID
-from scorekeeper.models import Season, db
+from scorekeeper.models import MAX_ID, Season, db
 from scorekeeper.names import check_printable, squeeze
 from scorekeeper.records import totals
 from scorekeeper.values import EARLIEST_DAY

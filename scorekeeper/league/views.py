@@ -38,7 +38,13 @@ from scorekeeper.models import FINISHED, IN_PROGRESS, League, Player, Role, Seas
 from scorekeeper.records import chances, skill
 from scorekeeper.records import players as player_service
 from scorekeeper.records.leagues import ensure_default_league
-from scorekeeper.records.payment_handles import handle_of, read_handle, set_handle
+from scorekeeper.records.payment_handles import (
+    handle_changes,
+    handle_of,
+    read_handle,
+    set_handle,
+)
+from scorekeeper.table import audit
 from scorekeeper.table.forms import PaymentHandleForm
 from scorekeeper.web import messages
 from scorekeeper.web.formatting import money
@@ -249,16 +255,18 @@ def player_payment(slug: str, player_id: int) -> Response | tuple[str, int]:
         except ServiceError as error:
             (form.kind if error.field == "kind" else form.handle).errors = [error.message]
         else:
-            set_handle(found.id, handle)
+            set_handle(found.id, handle, by=audit.actor_id())
             flash(gettext("Saved how %(name)s is paid.", name=found.name))
             return redirect(url_for(".player", slug=slug, player_id=player_id, _anchor="how-paid"))
     return _render_player(league, found, form), 422
 
 
 def _render_player(league: League, found: Player, form: PaymentHandleForm | None = None) -> str:
-    # Where the player is paid: for the league's members only, set by its admins.
+    # Where the player is paid: for the league's members only, set by its admins, who also
+    # see every change of it (the league's, and each game's through a seat's link).
     member = role_in(league) is not None
-    if form is None and may(league, Role.ADMIN):
+    admin = may(league, Role.ADMIN)
+    if form is None and admin:
         form = PaymentHandleForm(formdata=None)
         if (handle := handle_of(found)) is not None:
             form.kind.data, form.handle.data = handle.kind.value, handle.handle
@@ -279,6 +287,7 @@ def _render_player(league: League, found: Player, form: PaymentHandleForm | None
         recent=queries.archive(league.id, queries.GameFilters(player=found.id), limit=10).games,
         handle=handle_of(found) if member else None,
         handle_form=form,
+        handle_changes=handle_changes(found) if admin else None,
     )
 
 

@@ -1,6 +1,7 @@
 """Typed SQLAlchemy 2.0 models, one module per area; import them from here."""
 
 from .accounts import (
+    SEAT_LINK_DAYS_AFTER_PAID,
     ApiToken,
     AuditAction,
     AuditEvent,
@@ -8,31 +9,30 @@ from .accounts import (
     LoginThrottle,
     Membership,
     Role,
+    SeatLink,
     User,
     UserSession,
 )
 from .api import IdempotencyKey
-from .base import Base, Model, db, utcnow
+from .base import MAX_ID, MAX_SEATS, Base, Model, db, utcnow
 from .league import GameResult, LeagueRound, PairRecord, PlayerRecord, Season, SeasonRecord
 from .table import (
     FINISHED,
     IN_PROGRESS,
-    MAX_SEATS,
     MILLE,
-    SEAT_LINK_DAYS_AFTER_PAID,
     Deal,
     Game,
     GameSeat,
     League,
     Movement,
     Player,
-    SeatLink,
     SubmissionToken,
 )
 
 __all__ = [
     "FINISHED",
     "IN_PROGRESS",
+    "MAX_ID",
     "MAX_SEATS",
     "MILLE",
     "SEAT_LINK_DAYS_AFTER_PAID",

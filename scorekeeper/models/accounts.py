@@ -1,6 +1,9 @@
-"""Who may do what: users, their roles in leagues, API tokens, and the audit trail."""
+"""Who may do what: users, their roles in leagues, API tokens, invitations and seat links,
+and the audit trail."""
 
+import base64
 import hashlib
+import hmac
 import secrets
 from datetime import datetime, timedelta
 from enum import IntEnum, StrEnum
@@ -8,17 +11,17 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from flask_login import UserMixin
-from sqlalchemy import JSON, Enum, ForeignKey, String, UniqueConstraint
+from sqlalchemy import JSON, CheckConstraint, Enum, ForeignKey, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from scorekeeper.names import MAX_KEY_LENGTH
 from scorekeeper.names import key as name_key
 
-from .base import Model, utcnow
+from .base import MAX_SEATS, Model, utcnow
 
 if TYPE_CHECKING:
-    from .table import League
+    from .table import Game, League
 
 
 class Role(IntEnum):
@@ -186,6 +189,91 @@ class Invitation(Model):
         return row, token
 
 
+#: How many days a seat link stays open after its game is marked paid.
+SEAT_LINK_DAYS_AFTER_PAID = 7
+
+
+class SeatLink(Model):
+    """A link that opens one seat of one game on any phone, signed in or not: a capability,
+    as a token and an invitation are.
+
+    The token (128 random bits) is shown once, to the scorekeeper who made it; only its
+    SHA-256 is kept. The link is dead once revoked ("Stop sharing"), when its game is
+    deleted (the rows go with it) or abandoned, and :data:`SEAT_LINK_DAYS_AFTER_PAID` days
+    after the game is marked paid.
+
+    Its **receipt token** (:meth:`receipt_token`) opens the game's receipt and nothing
+    else: what the bill's sentence and the printed receipt carry, to be forwarded. It lives
+    and dies with the link; only its SHA-256 is kept too.
+    """
+
+    __table_args__ = (CheckConstraint(f"seat >= 0 AND seat < {MAX_SEATS}", name="seat"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), index=True)
+    seat: Mapped[int]
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_by_id: Mapped[int | None] = mapped_column(ForeignKey("user.id", ondelete="SET NULL"))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    revoked_at: Mapped[datetime | None]
+    #: The SHA-256 of :meth:`receipt_token` (None for a link made before receipts had one,
+    #: until its page is next opened: ``table.seats.receipt_token``).
+    receipt_hash: Mapped[str | None] = mapped_column(String(64), unique=True)
+
+    game: Mapped["Game"] = relationship()
+    created_by: Mapped[User | None] = relationship()
+
+    @staticmethod
+    def digest(token: str) -> str:
+        return hashlib.sha256(token.encode()).hexdigest()
+
+    @property
+    def maker_in_use(self) -> bool:
+        """Whether the account that made the link is still in use. A link made by an account
+        since disabled (or deleted) shows its card but changes nothing: whoever made it no
+        longer answers for what it does."""
+        return self.created_by is not None and self.created_by.disabled_at is None
+
+    @staticmethod
+    def receipt_token(token: str) -> str:
+        """The token of the receipt of the link whose token is ``token``: 128 bits of an HMAC
+        keyed by the link's token, so whoever holds the link can make it again (it is
+        never stored), and nobody can go back from it to the link."""
+        mac = hmac.new(token.encode(), b"receipt", hashlib.sha256).digest()[:16]
+        return base64.urlsafe_b64encode(mac).rstrip(b"=").decode()
+
+    @classmethod
+    def issue(cls, game_id: int, seat: int, by: int | None) -> tuple["SeatLink", str]:
+        """A new link and its token (128 random bits), which is never stored."""
+        token = secrets.token_urlsafe(16)
+        link = cls(
+            game_id=game_id,
+            seat=seat,
+            token_hash=cls.digest(token),
+            receipt_hash=cls.digest(cls.receipt_token(token)),
+            created_by_id=by,
+        )
+        return link, token
+
+    def is_open(
+        self, paid_at: datetime | None, now: datetime, abandoned_at: datetime | None = None
+    ) -> bool:
+        """Not revoked, its game not abandoned (``abandoned_at``), and not paid (at
+        ``paid_at``) more than the days a link outlives it.
+
+        The one rule of a link's life (``table.seats.open_seat`` and ``seat_version`` ask
+        it). An abandoned game's links are closed while it stays abandoned: restored, the
+        game has them back, as it has everything else back."""
+        if self.revoked_at is not None or abandoned_at is not None:
+            return False
+        return paid_at is None or now < self.dies_at(paid_at)
+
+    @staticmethod
+    def dies_at(paid_at: datetime) -> datetime:
+        """When the links of a game paid at ``paid_at`` die by themselves."""
+        return paid_at + timedelta(days=SEAT_LINK_DAYS_AFTER_PAID)
+
+
 class UserSession(Model):
     """One signed-in browser: its cookies hold the key, this row says the key still counts.
 
@@ -237,6 +325,13 @@ class AuditAction(StrEnum):
     #: where (its number there, as the file gives it), paid_by (who the file says marked it
     #: paid, or None). Its user is who imported it.
     GAME_IMPORTED = "game_imported"
+    #: Where a player is paid changed (``records.payment_handles``): name and player_id (the
+    #: player's), handle (the new one, or None: removed), by ("member": the league's
+    #: handle, on the player's page; "link": the game's own, through its seat's link), and
+    #: through a link, seat, link (its id) and shared_by (the username of who made it, or
+    #: None). Before and after: the handle's kind and handle, or None. A league's change
+    #: has no game.
+    HANDLE_CHANGED = "handle_changed"
 
 
 class AuditEvent(Model):

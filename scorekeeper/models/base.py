@@ -19,6 +19,11 @@ else:
 #: more than 2³¹ cents ($21,474,836.47), which a PostgreSQL ``integer`` can't hold.
 Cents = Annotated[int, mapped_column(BigInteger)]
 
+#: The largest id a row can have (PostgreSQL's integer); larger ones are nobody's.
+MAX_ID = 2**31 - 1
+#: The most players a game of any kind seats (Continental Rummy's twelve).
+MAX_SEATS = 12
+
 
 def utcnow() -> datetime:
     """Now, in UTC, without a time zone (stored the same way on SQLite and PostgreSQL)."""

@@ -10,9 +10,7 @@ up to date by the game service on every change, so league pages can aggregate th
 SQL instead of replaying every game.
 """
 
-import hashlib
-import secrets
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import JSON, CheckConstraint, ForeignKey, Index, String, UniqueConstraint, event
@@ -25,14 +23,12 @@ from scorekeeper.engine.counted_cards import CountedCards
 from scorekeeper.names import MAX_KEY_LENGTH
 from scorekeeper.names import key as name_key
 
-from .base import Cents, Model, utcnow
+from .base import MAX_SEATS, Cents, Model, utcnow
 
 IN_PROGRESS = "in_progress"
 FINISHED = "finished"
 #: The kind every game was before there were others, and a new game's default.
 MILLE = "mille"
-#: The most players a game of any kind seats (Continental Rummy's twelve).
-MAX_SEATS = 12
 
 
 class League(Model):
@@ -332,56 +328,6 @@ class Movement(Model):
     payee_seat: Mapped[int | None]
     amount: Mapped[Cents]
     reason: Mapped[str] = mapped_column(String(16))
-
-
-#: How many days a seat link stays open after its game is marked paid.
-SEAT_LINK_DAYS_AFTER_PAID = 7
-
-
-class SeatLink(Model):
-    """A link that opens one seat of one game on any phone, signed in or not: a capability.
-
-    The token (128 random bits) is shown once, to the scorekeeper who made it; only its
-    SHA-256 is kept. The link is dead once revoked ("Stop sharing"), when its game is
-    deleted (the rows go with it) or abandoned, and :data:`SEAT_LINK_DAYS_AFTER_PAID` days
-    after the game is marked paid.
-    """
-
-    __table_args__ = (CheckConstraint(f"seat >= 0 AND seat < {MAX_SEATS}", name="seat"),)
-
-    id: Mapped[int] = mapped_column(primary_key=True)
-    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), index=True)
-    seat: Mapped[int]
-    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
-    created_by_id: Mapped[int | None] = mapped_column(ForeignKey("user.id", ondelete="SET NULL"))
-    created_at: Mapped[datetime] = mapped_column(default=utcnow)
-    revoked_at: Mapped[datetime | None]
-
-    game: Mapped[Game] = relationship()
-
-    @staticmethod
-    def digest(token: str) -> str:
-        return hashlib.sha256(token.encode()).hexdigest()
-
-    @classmethod
-    def issue(cls, game_id: int, seat: int, by: int | None) -> tuple["SeatLink", str]:
-        """A new link and its token (128 random bits), which is never stored."""
-        token = secrets.token_urlsafe(16)
-        link = cls(game_id=game_id, seat=seat, token_hash=cls.digest(token), created_by_id=by)
-        return link, token
-
-    def is_open(
-        self, paid_at: datetime | None, now: datetime, abandoned_at: datetime | None = None
-    ) -> bool:
-        """Not revoked, its game not abandoned (``abandoned_at``), and not paid (at
-        ``paid_at``) more than the days a link outlives it.
-
-        The one rule of a link's life (``table.seats.open_seat`` and ``seat_version`` ask
-        it). An abandoned game's links are closed while it stays abandoned: restored, the
-        game has them back, as it has everything else back."""
-        if self.revoked_at is not None or abandoned_at is not None:
-            return False
-        return paid_at is None or now < paid_at + timedelta(days=SEAT_LINK_DAYS_AFTER_PAID)
 
 
 class SubmissionToken(Model):

@@ -1,6 +1,13 @@
 """Where a player is paid: an Interac e-Transfer e-mail address or phone number, or a
-PayPal.me name. Read and checked here, whoever sets it (a league admin on the player's
-page, or the player through their own seat link).
+PayPal.me name. Read and checked here, whoever sets it.
+
+A league admin sets the player's handle, on the player's page: the league's, on the bill
+of every game the player wins. Through a seat's link, the player (or whoever holds the
+link) sets one for that game's bill only, over the league's: a link is handed to whoever
+sits at the table, and a scorekeeper can make one for any game of the league, so it may
+not redirect the player's payments for other games. Every change of either is kept in the
+league's history (an audit event, :attr:`~.models.AuditAction.HANDLE_CHANGED`): who made
+it, or through which link (and who shared it), when, and the handle before and after.
 
 A handle that passes never starts with a character a spreadsheet reads as a formula
 (``=``, ``+``, ``-``, ``@``): an e-mail address starts with a letter or digit, a phone
@@ -11,12 +18,15 @@ import re
 from dataclasses import dataclass
 from decimal import Decimal
 from enum import StrEnum
-from typing import Final
+from typing import Any, Final
+
+from sqlalchemy import select
+from sqlalchemy.orm import joinedload
 
 from scorekeeper.database import writing
 from scorekeeper.engine.money import cents_to_decimal
 from scorekeeper.errors import NotFound, ServiceError
-from scorekeeper.models import Player, db
+from scorekeeper.models import AuditAction, AuditEvent, Game, Player, SeatLink, db
 from scorekeeper.web.translation import gettext
 
 
@@ -102,12 +112,108 @@ def _refusal(kind: HandleKind) -> str:
     return gettext("Enter an e-mail address, such as ana@example.com.")
 
 
-def set_handle(player_id: int, handle: PaymentHandle | None) -> Player:
-    """Keep ``handle`` as where the player is paid (None: no handle)."""
+def set_handle(player_id: int, handle: PaymentHandle | None, *, by: int | None) -> Player:
+    """Keep ``handle`` as where the player is paid in the league (None: no handle), and
+    the change in the league's history, made by the user ``by``."""
     with writing():
         player = db.session.get(Player, player_id)
         if player is None:
             raise NotFound(gettext("There is no such player."))
+        before = handle_of(player)
         player.payment_kind = handle.kind.value if handle else None
         player.payment_handle = handle.handle if handle else None
+        if handle != before:
+            _keep_change(player, None, before, handle, by, {"by": "member"})
     return player
+
+
+def set_game_handle(link: SeatLink, handle: PaymentHandle | None, *, by: int | None = None) -> None:
+    """Keep ``handle`` as where the player of the link's seat is paid on the bill of the
+    link's game only (None: the league's handle again), and the change in the league's
+    history: through which link, shared by whom (and ``by``, the user signed in on the
+    phone that used it, if any)."""
+    with writing():
+        game = db.session.get(Game, link.game_id)
+        if game is None:
+            raise NotFound(gettext("There is no such game."))
+        before = game_handle(game, link.seat)
+        if handle == before:
+            return
+        maker = link.created_by.username if link.created_by else None
+        said = {"by": "link", "seat": link.seat, "link": link.id, "shared_by": maker}
+        _keep_change(game.player(link.seat), game, before, handle, by, said)
+
+
+def _keep_change(
+    player: Player,
+    game: Game | None,
+    before: PaymentHandle | None,
+    after: PaymentHandle | None,
+    by: int | None,
+    said: dict[str, Any],
+) -> None:
+    db.session.add(
+        AuditEvent(
+            league_id=player.league_id,
+            game_id=game.id if game else None,
+            user_id=by,
+            action=AuditAction.HANDLE_CHANGED,
+            params={
+                "name": player.name,
+                "player_id": player.id,
+                "handle": after.handle if after else None,
+                **said,
+            },
+            before=_values(before),
+            after=_values(after),
+        )
+    )
+
+
+def _values(handle: PaymentHandle | None) -> dict[str, str] | None:
+    return {"kind": handle.kind.value, "handle": handle.handle} if handle else None
+
+
+def _from_values(values: Any) -> PaymentHandle | None:
+    try:
+        return PaymentHandle(HandleKind(values["kind"]), str(values["handle"]))
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+def game_handle(game: Game, seat: int) -> PaymentHandle | None:
+    """Where the player of ``seat`` said, through their seat's link, they are paid for this
+    game (None: they said nothing, or took it back)."""
+    changes = db.session.scalars(
+        select(AuditEvent)
+        .where(AuditEvent.game_id == game.id, AuditEvent.action == AuditAction.HANDLE_CHANGED)
+        .order_by(AuditEvent.id.desc())
+    )
+    for change in changes:
+        if change.params.get("seat") == seat:
+            return _from_values(change.after)
+    return None
+
+
+def bill_handle(game: Game, seat: int) -> PaymentHandle | None:
+    """Where the player of ``seat`` is paid on this game's bill: the game's own handle,
+    said through the seat's link, else the league's."""
+    return game_handle(game, seat) or handle_of(game.player(seat))
+
+
+def handle_changes(player: Player, limit: int = 20) -> list[AuditEvent]:
+    """The latest changes of where the player is paid, newest first: the league's, and each
+    game's said through a seat's link."""
+    return list(
+        db.session.scalars(
+            select(AuditEvent)
+            .where(
+                AuditEvent.league_id == player.league_id,
+                AuditEvent.action == AuditAction.HANDLE_CHANGED,
+                AuditEvent.params["player_id"].as_integer() == player.id,
+            )
+            .order_by(AuditEvent.id.desc())
+            .limit(limit)
+            .options(joinedload(AuditEvent.user))
+        )
+    )

@@ -8,7 +8,7 @@ from scorekeeper.database import writing
 from scorekeeper.errors import Conflict
 from scorekeeper.models import AuditAction, Game, utcnow
 from scorekeeper.records import results, totals
-from scorekeeper.table import audit, kind_service
+from scorekeeper.table import audit, kind_service, seats
 from scorekeeper.table.service import locked_game
 from scorekeeper.web.translation import gettext
 
@@ -41,11 +41,13 @@ def record_payment(game: Game) -> None:
 
 
 def unlock(game_id: int, *, version: int | None = None) -> Game:
-    """A league admin reopens a settled game for corrections; the payment mark is removed."""
+    """A league admin reopens a settled game for corrections; the payment mark is removed
+    (the seat links that died of it stay dead)."""
     with writing():
         game = locked_game(game_id, version, settled_ok=True)
         if not game.locked:
             raise Conflict(gettext("This game is not locked."))
+        seats.keep_expired_links_dead(game)
         before = {"paid_at": game.paid_at.isoformat() if game.paid_at else None}
         game.paid_at = game.paid_by_id = None
         game.version += 1

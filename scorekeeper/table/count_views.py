@@ -8,9 +8,9 @@ record and correct endpoints, which count the cards again before keeping them.
 from flask import Blueprint, abort, flash, redirect, render_template, url_for
 from werkzeug.wrappers import Response
 
-from scorekeeper.accounts.permissions import require_role
 from scorekeeper.engine.counted_cards import HAND_CLASSES
-from scorekeeper.models import Game, Role, db
+from scorekeeper.models import Game, Role
+from scorekeeper.table import access
 from scorekeeper.table.change_forms import DealForm
 from scorekeeper.table.count_forms import SHOWN_SET_ROWS, CountForm
 from scorekeeper.web.translation import gettext
@@ -20,9 +20,7 @@ bp = Blueprint("counting", __name__)
 
 def _scorekept_game(game_id: int) -> Game:
     """The game, if the user keeps score in its league (counting leads to saving a deal)."""
-    game = db.get_or_404(Game, game_id)
-    require_role(game.league, Role.SCOREKEEPER)
-    return game
+    return access.game(game_id, Role.SCOREKEEPER)
 
 
 @bp.route("/games/<int:game_id>/count", methods=["GET", "POST"])

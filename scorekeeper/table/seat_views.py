@@ -20,22 +20,18 @@ from flask import (
 )
 from werkzeug.wrappers import Response
 
-from scorekeeper.accounts.permissions import require_read, require_role, role_in
+from scorekeeper.accounts.permissions import role_in
 from scorekeeper.engine import Settlement
 from scorekeeper.errors import Conflict, NotFound, ServiceError, StaleVersion
-from scorekeeper.models import Game, Role, SeatLink, db
-from scorekeeper.records.payment_handles import (
-    PaymentHandle,
-    handle_of,
-    read_handle,
-    set_handle,
-)
-from scorekeeper.table import seats
+from scorekeeper.models import Game, Role, SeatLink
+from scorekeeper.records import payment_handles
+from scorekeeper.records.payment_handles import handle_of, read_handle
+from scorekeeper.table import access, audit, seats
 from scorekeeper.table import service as game_service
 from scorekeeper.table.change_forms import AgreeForm, GameChangeForm
 from scorekeeper.table.forms import PaymentHandleForm
 from scorekeeper.table.shown_card import ShownCard
-from scorekeeper.web.formatting import long_day, money, use_time_zone
+from scorekeeper.web.formatting import long_day, money
 from scorekeeper.web.translation import gettext
 
 bp = Blueprint("seats", __name__)
@@ -45,9 +41,7 @@ bp = Blueprint("seats", __name__)
 
 
 def _game_for(game_id: int, role: Role) -> Game:
-    game = db.get_or_404(Game, game_id)
-    require_role(game.league, role)
-    return game
+    return access.game(game_id, role)
 
 
 @bp.post("/games/<int:game_id>/seats/<int:seat>/share")
@@ -122,22 +116,17 @@ def _agree(game_id: int, seat: int, version: int | None, *, by_link: bool, name:
 @bp.get("/games/<int:game_id>/receipt")
 def receipt(game_id: int) -> str:
     """A finished game's receipt, print-friendly, for whoever may read the game."""
-    game = db.get_or_404(Game, game_id)
-    require_read(game.league)
+    game = access.game(game_id)
     member = role_in(game.league) is not None
     link = url_for("table.game", game_id=game_id, _external=True)
-    return _render_receipt(game, link, show_handle=member)
+    return _render_receipt(game, link, show_handle=member, back=link, by_link=False)
 
 
 # The player's side: the card their link opens ------------------------------------------
 
 
 def _link_or_404(token: str) -> SeatLink:
-    link = seats.open_seat(token)
-    if link is None:
-        abort(404)
-    use_time_zone(link.game.league.time_zone)
-    return link
+    return access.seat(token)
 
 
 def _private(page: str, status: int = 200) -> Response:
@@ -149,6 +138,11 @@ def _private(page: str, status: int = 200) -> Response:
     return response
 
 
+def _receipt_url(link: SeatLink, token: str) -> str:
+    """The address of the link's receipt: what is forwarded, since it opens nothing else."""
+    return url_for(".shared_receipt", token=seats.receipt_token(link, token), _external=True)
+
+
 @bp.get("/s/<token>")
 def seat_page(token: str) -> Response:
     """The card as the scorekeeper sees it, live, on the player's own phone."""
@@ -156,23 +150,26 @@ def seat_page(token: str) -> Response:
 
 
 def _render_seat(link: SeatLink, token: str, handle_form: PaymentHandleForm | None = None) -> str:
+    receipt_url = _receipt_url(link, token)  # first: it may write, once, for an old link
     shown = ShownCard.of(link.game)
-    own = link.game.player(link.seat)
+    game_handle = payment_handles.game_handle(link.game, link.seat)
     if handle_form is None:
         handle_form = PaymentHandleForm(formdata=None)
-        if (own_handle := handle_of(own)) is not None:
-            handle_form.kind.data = own_handle.kind.value
-            handle_form.handle.data = own_handle.handle
-    here = url_for(".seat_page", token=token, _external=True)
+        if game_handle is not None:
+            handle_form.kind.data = game_handle.kind.value
+            handle_form.handle.data = game_handle.handle
     settlement = shown.settlement
     return render_template(
         "table/seat.html",
         **shown.context(),
         seat=link.seat,
         token=token,
-        receipt=_receipt(link.game, settlement, here) if settlement else None,
+        receipt=_receipt(link.game, settlement, receipt_url, by_link=True) if settlement else None,
+        receipt_url=receipt_url,
         handle_form=handle_form,
-        own_handle=handle_of(own),
+        game_handle=game_handle,
+        league_handle=handle_of(link.game.player(link.seat)),
+        changes_nothing=not link.maker_in_use,
         can_score=False,
     )
 
@@ -181,10 +178,8 @@ def _render_seat(link: SeatLink, token: str, handle_form: PaymentHandleForm | No
 def seat_version(token: str) -> Response:
     """What the card's page polls to stay live (static/live.js): its ETag, then 304 until
     the game changes or someone agrees. A link stopped meanwhile: 404, and the page says so."""
-    found = seats.seat_version(token)
-    if found is None:
-        abort(404)
-    version, agreements = found
+    link, version, agreements = seats.seat_version(token)
+    access.check_link(link)
     tag = seats.etag(version, agreements)
     if tag in request.if_none_match:
         response = make_response("", 304)
@@ -195,10 +190,20 @@ def seat_version(token: str) -> Response:
     return response
 
 
+def _refused_change(link: SeatLink, token: str) -> Response | None:
+    """A link whose maker is no longer in use changes nothing: its page again, saying so
+    (403); None for a link that may change what it may."""
+    if access.link_refusal(link, changing=True) is None:
+        return None
+    return _private(_render_seat(link, token), 403)
+
+
 @bp.post("/s/<token>/agree")
 def seat_agree(token: str) -> Response:
     """ "I agree with this card", from the player's own phone."""
     link = _link_or_404(token)
+    if (refused := _refused_change(link, token)) is not None:
+        return refused
     form = AgreeForm()
     if not form.validate_on_submit():
         abort(400)
@@ -209,8 +214,11 @@ def seat_agree(token: str) -> Response:
 
 @bp.post("/s/<token>/payment")
 def seat_payment(token: str) -> Response:
-    """The player says how they are paid, through their own seat's link."""
+    """The player says how they are paid for this game, through their own seat's link (the
+    league's handle is a league admin's: :mod:`.payment_handles`)."""
     link = _link_or_404(token)
+    if (refused := _refused_change(link, token)) is not None:
+        return refused
     form = PaymentHandleForm()
     if form.validate_on_submit():
         try:
@@ -218,24 +226,46 @@ def seat_payment(token: str) -> Response:
         except ServiceError as error:
             (form.kind if error.field == "kind" else form.handle).errors = [error.message]
         else:
-            set_handle(link.game.player(link.seat).id, handle)
-            flash(gettext("Saved: this is how you are paid.") if handle else gettext("Removed."))
+            payment_handles.set_game_handle(link, handle, by=audit.actor_id())
+            flash(
+                gettext("Saved: this is how you are paid for this game.")
+                if handle
+                else gettext("Removed: this game's bill shows the league's handle, if any.")
+            )
             return redirect(url_for(".seat_page", token=token, _anchor="how-paid"))
     return _private(_render_seat(link, token, form), 422)
 
 
 @bp.get("/s/<token>/receipt")
 def seat_receipt(token: str) -> Response:
-    """The receipt of the link's game, print-friendly."""
+    """The receipt of the link's game, at its own address (which opens nothing else), so
+    that what is printed or passed on carries no power over the seat."""
     link = _link_or_404(token)
-    here = url_for(".seat_page", token=token, _external=True)
-    return _private(_render_receipt(link.game, here, show_handle=True, token=token))
+    if not link.game.finished:
+        abort(404)  # no receipt before the end
+    response = redirect(_receipt_url(link, token), 303)
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["Referrer-Policy"] = "no-referrer"
+    return response
+
+
+@bp.get("/r/<token>")
+def shared_receipt(token: str) -> Response:
+    """A game's receipt, opened by its seat link's receipt token: print-friendly, to keep
+    or forward. It reads the bill and changes nothing; it dies with its link."""
+    link = access.receipt(token)
+    here = url_for(".shared_receipt", token=token, _external=True)
+    return _private(_render_receipt(link.game, here, show_handle=True, back=None, by_link=True))
 
 
 # The receipt -------------------------------------------------------------------------------
 
 
-def _render_receipt(game: Game, link: str, *, show_handle: bool, token: str | None = None) -> str:
+def _render_receipt(
+    game: Game, link: str, *, show_handle: bool, back: str | None, by_link: bool
+) -> str:
+    """The printable receipt. ``link``: what its sentence ends with; ``back``: the card it
+    leads back to (None: the receipt's own address, which has no card to go back to)."""
     card, settlement = game_service.card_of(game)
     if settlement is None:
         abort(404)  # no receipt before the end
@@ -245,22 +275,24 @@ def _render_receipt(game: Game, link: str, *, show_handle: bool, token: str | No
         card=card,
         settlement=settlement,
         agreements=seats.agreements(game),
-        receipt=_receipt(game, settlement, link, show_handle=show_handle),
-        token=token,
+        receipt=_receipt(game, settlement, link, show_handle=show_handle, by_link=by_link),
+        back=back,
+        by_link=by_link,
     )
 
 
 def _receipt(
-    game: Game, settlement: Settlement, link: str, *, show_handle: bool = True
+    game: Game, settlement: Settlement, link: str, *, show_handle: bool = True, by_link: bool
 ) -> dict[str, Any]:
     """What a receipt shows besides the settlement: the sentence to share, the day, and
-    where the payee is paid (for the league's members and the game's seat links only)."""
+    where the payee is paid on this game's bill (for the league's members and the game's
+    links only)."""
     payer, payee = game.player(settlement.payer), game.player(settlement.payee)
     when = game.finished_at or game.played_at
-    handle: PaymentHandle | None = handle_of(payee) if show_handle else None
+    handle = payment_handles.bill_handle(game, settlement.payee) if show_handle else None
     return {
         "day": long_day(when),
-        "text": share_text(game, settlement, link),
+        "text": share_text(game, settlement, link, by_link=by_link),
         "handle": handle,
         "paypal": handle.paypal_link(settlement.total) if handle else None,
         "payer": payer.name,
@@ -268,9 +300,10 @@ def _receipt(
     }
 
 
-def share_text(game: Game, settlement: Settlement, link: str) -> str:
+def share_text(game: Game, settlement: Settlement, link: str, *, by_link: bool) -> str:
     """ "Ben owes Ana $38.00 for the game of 24 November 2026: game $3.00, difference $7.00
-    … The card: <link>", in the page's language, every amount exact."""
+    … The card: <link>", in the page's language, every amount exact; through a seat's link,
+    "The receipt: <link>", whose address opens the receipt only."""
     names = {
         "game": gettext("game"),
         "difference": gettext("difference"),
@@ -292,16 +325,18 @@ def share_text(game: Game, settlement: Settlement, link: str) -> str:
         "amount": money(settlement.total),
         "day": long_day(game.finished_at or game.played_at),
         "lines": ", ".join(parts),
-        "link": link,
     }
     if game.paid_at:
-        return gettext(
-            "%(payer)s paid %(payee)s %(amount)s for the game of %(day)s: %(lines)s. "
-            "The card: %(link)s",
-            **facts,
+        bill = gettext(
+            "%(payer)s paid %(payee)s %(amount)s for the game of %(day)s: %(lines)s.", **facts
         )
-    return gettext(
-        "%(payer)s owes %(payee)s %(amount)s for the game of %(day)s: %(lines)s. "
-        "The card: %(link)s",
-        **facts,
+    else:
+        bill = gettext(
+            "%(payer)s owes %(payee)s %(amount)s for the game of %(day)s: %(lines)s.", **facts
+        )
+    where = (
+        gettext("The receipt: %(link)s", link=link)
+        if by_link
+        else gettext("The card: %(link)s", link=link)
     )
+    return f"{bill} {where}"

@@ -15,9 +15,9 @@ marking the game paid or unlocking it leaves them standing.
 import re
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Final
+from typing import Any, Final
 
-from sqlalchemy import bindparam, select
+from sqlalchemy import bindparam, select, update
 from sqlalchemy.orm import joinedload
 
 from scorekeeper.accounts.permissions import acting_user
@@ -69,6 +69,19 @@ def stop_sharing(game_id: int, seat: int) -> int:
     return len(links)
 
 
+def keep_expired_links_dead(game: Game) -> None:
+    """Before a settled game is unlocked: its links that died of old age (some days after
+    it was paid) are marked revoked when they died, so they stay dead once the game has no
+    payment mark to count from. One statement, and only for a game paid that long ago."""
+    if game.paid_at is None or utcnow() < SeatLink.dies_at(game.paid_at):
+        return
+    db.session.execute(
+        update(SeatLink)
+        .where(SeatLink.game_id == game.id, SeatLink.revoked_at.is_(None))
+        .values(revoked_at=SeatLink.dies_at(game.paid_at))
+    )
+
+
 #: The links to a game's seats not revoked (a scorekeeper's game page asks: built once).
 _UNREVOKED: Final = select(SeatLink).where(
     SeatLink.game_id == bindparam("game_id"), SeatLink.revoked_at.is_(None)
@@ -88,18 +101,29 @@ def shared_seats(game: Game) -> tuple[int, int]:
 def open_seat(token: str) -> SeatLink | None:
     """The open link with this token, its game and players loaded; None for any other
     token (malformed, unknown, revoked, expired, its game abandoned or gone)."""
+    return _open_link(SeatLink.token_hash, token)
+
+
+def open_receipt(token: str) -> SeatLink | None:
+    """The open link whose receipt token this is (:meth:`.SeatLink.receipt_token`), as
+    :func:`open_seat` finds one: a receipt lives and dies with its link."""
+    return _open_link(SeatLink.receipt_hash, token)
+
+
+def _open_link(column: Any, token: str) -> SeatLink | None:
     if not _TOKEN.fullmatch(token):
         return None
     link = db.session.scalars(
         select(SeatLink)
-        .where(SeatLink.token_hash == SeatLink.digest(token))
+        .where(column == SeatLink.digest(token))
         .options(
+            joinedload(SeatLink.created_by),  # whether its maker still answers for it
             joinedload(SeatLink.game).options(
                 joinedload(Game.league),  # for its time zone
                 joinedload(Game.player0),
                 joinedload(Game.player1),
                 joinedload(Game.deals),
-            )
+            ),
         )
     ).first()
     if link is None or not link.is_open(link.game.paid_at, utcnow(), link.game.abandoned_at):
@@ -107,22 +131,37 @@ def open_seat(token: str) -> SeatLink | None:
     return link
 
 
-def seat_version(token: str) -> tuple[int, int] | None:
-    """The version and agreement count of the game an open link shows: what its page polls.
-    One statement; None for a link that isn't open."""
+def receipt_token(link: SeatLink, token: str) -> str:
+    """The token of the receipt of ``link`` (whose own token is ``token``): what the bill's
+    sentence and the printed receipt carry, since it opens the receipt and nothing else.
+    A link made before receipts had tokens keeps its hash now, once."""
+    receipt = SeatLink.receipt_token(token)
+    if link.receipt_hash is None:
+        with writing():
+            db.session.execute(
+                update(SeatLink)
+                .where(SeatLink.id == link.id)
+                .values(receipt_hash=SeatLink.digest(receipt))
+            )
+    return receipt
+
+
+def seat_version(token: str) -> tuple[SeatLink | None, int, int]:
+    """The link if it is open (else None), with the version and agreement count of the
+    game it shows: what its page polls. One statement."""
     if not _TOKEN.fullmatch(token):
-        return None
+        return None, 0, 0
     found = db.session.execute(
         select(SeatLink, Game.version, Game.agreement_count, Game.paid_at, Game.abandoned_at)
         .join(Game)
         .where(SeatLink.token_hash == SeatLink.digest(token))
     ).one_or_none()
     if found is None:
-        return None
+        return None, 0, 0
     link, version, agreements, paid_at, abandoned_at = found
     if not link.is_open(paid_at, utcnow(), abandoned_at):
-        return None
-    return version, agreements
+        return None, 0, 0
+    return link, version, agreements
 
 
 def etag(version: int, agreements: int) -> str:

@@ -95,9 +95,15 @@ def locked_game(
     *,
     settled_ok: bool = False,
     abandoned_ok: bool = False,
+    allowed: Callable[[League], object] | None = None,
 ) -> Game:
     """The game with its players, checked against a stale page, unless ``settled_ok``
     against a settled (locked) game, and unless ``abandoned_ok`` against an abandoned one.
+
+    ``allowed``, the caller's check of who may change the game (it raises to refuse,
+    :func:`.access.allows`), is given the game's league first of all, before the game's
+    version or state is looked at: a refusal ("this game is settled") is only ever said to
+    someone who may see the game.
 
     On PostgreSQL the statement locks the game (one writer of a game at a time) and reads
     its league and players, in one round trip. It doesn't lock the league: an ordinary
@@ -113,6 +119,8 @@ def locked_game(
     game = db.session.scalars(_LOCKED_GAME, {"game_id": game_id}).unique().first()
     if game is None:
         raise NotFound(gettext("There is no such game."))
+    if allowed is not None:
+        allowed(game.league)
     check_version(game, version)
     _check_open(game, settled_ok, abandoned_ok)
     return game
@@ -226,17 +234,18 @@ def record_deal(
     settled once.
 
     ``allowed``, the caller's check of who may record (it raises to refuse), is given the
-    game's league as soon as the game is locked, before anything is written: so the page
-    needn't read the game once to check and again to change it. A token seen before means
-    the same submission arrived twice (a double tap, a retry): nothing is recorded the
-    second time (``Saved.recorded`` is False). A finished game takes no more deals.
+    game's league as soon as the game is locked, before anything about the game is checked
+    or written (:func:`locked_game`): so the page needn't read the game once to check and
+    again to change it, and a refusal is never built for someone who may not see the game.
+    A token seen before means the same submission arrived twice (a double tap, a retry):
+    nothing is recorded the second time (``Saved.recorded`` is False). A finished game
+    takes no more deals.
     ``cards``, the cards the tally was counted from, are kept with the deal only if they
     count to exactly ``tally`` (:func:`_kept_cards`).
     """
     with writing():
-        game = locked_game(game_id)  # taken first, so a concurrent retry sees our token
-        if allowed is not None:
-            allowed(game.league)
+        # Taken first, so a concurrent retry sees our token.
+        game = locked_game(game_id, allowed=allowed)
         if token and not first_use(token, game_id):
             card = scorecard(game)
             return Saved(game, card, settlement_of(card, game.stakes), recorded=False)

@@ -2,7 +2,6 @@
 game is :mod:`.new_game_views`)."""
 
 from collections.abc import Callable
-from typing import Final
 
 from flask import (
     Blueprint,
@@ -14,19 +13,13 @@ from flask import (
     request,
     url_for,
 )
-from sqlalchemy import bindparam, select
-from sqlalchemy.orm import joinedload
+from sqlalchemy import select
 from werkzeug.wrappers import Response
 
-from scorekeeper.accounts.permissions import (
-    may,
-    require_read,
-    require_role,
-    role_in,
-)
+from scorekeeper.accounts.permissions import may, role_in
 from scorekeeper.errors import Conflict, NotFound, StaleVersion
 from scorekeeper.models import Game, League, Role, User, db
-from scorekeeper.table import audit, closing, seats, starting
+from scorekeeper.table import access, audit, closing, seats, starting
 from scorekeeper.table import service as game_service
 from scorekeeper.table.change_forms import DealForm, GameChangeForm, RematchForm
 from scorekeeper.table.shown_card import ShownCard
@@ -41,30 +34,9 @@ CARDS_DROPPED = _l(
 )
 
 
-#: A game with what every game page shows, the league, both players and the deals: one
-#: query, not four, built once.
-_GAME_PAGE: Final = (
-    select(Game)
-    .where(Game.id == bindparam("game_id"))
-    .options(
-        joinedload(Game.league),
-        joinedload(Game.player0),
-        joinedload(Game.player1),
-        joinedload(Game.deals),
-    )
-)
-
-
-def _game_or_404(game_id: int, role: Role | None = None) -> Game:
-    """The game, checked against the role needed in the league that owns it."""
-    game = db.session.scalars(_GAME_PAGE, {"game_id": game_id}).unique().one_or_none()
-    if game is None:
-        abort(404)
-    if role is None:
-        require_read(game.league)
-    else:
-        require_role(game.league, role)
-    return game
+def _game_or_404(game_id: int, role: Role | None = access.READ) -> Game:
+    """The game, for an asker with ``role`` in its league (:func:`.access.game`)."""
+    return access.game(game_id, role)
 
 
 def _play(game_id: int) -> str:
@@ -144,10 +116,8 @@ def game_version(game_id: int) -> Response:
     found = db.session.execute(
         select(Game.version, Game.agreement_count, League).join(League).where(Game.id == game_id)
     ).one_or_none()
-    if found is None:
-        abort(404)
-    version, agreements, league = found
-    require_read(league)
+    version, agreements, league = found if found is not None else (0, 0, None)
+    access.check(league)  # None: no such game
     etag = seats.etag(version, agreements)  # an agreement given shows too
     if etag in request.if_none_match:
         response = make_response("", 304)
@@ -183,19 +153,19 @@ def record_deal(game_id: int) -> tuple[str, int] | Response:
             version=form.expected_version,
             token=form.token.data,
             cards=form.counted,
-            allowed=lambda league: require_role(league, Role.SCOREKEEPER),
+            allowed=access.allows(Role.SCOREKEEPER),
         )
     except NotFound:
         abort(404)
     except StaleVersion:
-        game = db.get_or_404(Game, game_id)
+        game = _game_or_404(game_id, Role.SCOREKEEPER)
         # What changed is said, and what was typed stays in the form, to be saved against
         # the card as it is now only by a choice that names it (never as a plain Save).
         stale = audit.stale_save(game, form.expected_version, form.tally)
         return _refused(game, form if game.takes_deals else None, "stale", stale)
     except Conflict as conflict:
         flash(conflict.message, "error")
-        game = db.get_or_404(Game, game_id)
+        game = _game_or_404(game_id, Role.SCOREKEEPER)
         return _refused(game, form if game.takes_deals else None, "conflict")
     return _answer_saved(saved, form)
 
@@ -284,7 +254,7 @@ def _render_fix(
 def _refused_fix(game_id: int, number: int, form: DealForm, conflict: Conflict) -> tuple[str, int]:
     """A refused correction stays on its own page with what was typed, against the card as
     it is now (saying what changed since, when that is why); the card, if the deal is gone."""
-    game = db.get_or_404(Game, game_id)
+    game = access.game(game_id)
     if not 1 <= number <= game.deal_count:
         flash(conflict.message, "error")
         return _render_game(game, None, 409)
@@ -397,7 +367,7 @@ def _change(
         abort(404)
     except Conflict as conflict:
         flash(conflict.message, "error")
-        return _render_game(db.get_or_404(Game, game_id), None, 409)
+        return _render_game(access.game(game_id), None, 409)
     flash(str(done))  # a lazy message, worded now: the session keeps plain text
     return redirect(_play(game_id))
 
@@ -414,7 +384,7 @@ def rematch(game_id: int) -> tuple[str, int] | Response:
         started, new = starting.rematch(game_id, token=form.token.data or None)
     except Conflict as conflict:
         flash(conflict.message, "error")
-        return _render_game(db.get_or_404(Game, game_id), None, 409)
+        return _render_game(access.game(game_id), None, 409)
     if new:
         flash(
             gettext(

@@ -57,6 +57,29 @@ def _imported(values: Mapping[str, Any]) -> str:
     return text
 
 
+def _handle_changed(values: Mapping[str, Any]) -> str:
+    name, after = values["name"], values["handle"]
+    if values["by"] != "link":
+        if after:
+            return gettext("How %(name)s is paid set to %(handle)s.", name=name, handle=after)
+        return gettext("How %(name)s is paid removed.", name=name)
+    maker = values.get("shared_by") or gettext("an account since deleted")
+    if after:
+        return gettext(
+            "Where %(name)s is paid for this game set to %(handle)s through their seat's link "
+            "(shared by %(maker)s).",
+            name=name,
+            handle=after,
+            maker=maker,
+        )
+    return gettext(
+        "Where %(name)s is paid for this game taken back to the league's, through their "
+        "seat's link (shared by %(maker)s).",
+        name=name,
+        maker=maker,
+    )
+
+
 #: How each action is worded from its values, given how to write money.
 _Wording = Callable[[Mapping[str, Any], Callable[[int], str]], str]
 
@@ -81,6 +104,7 @@ _EVENTS: Final[dict[AuditAction, _Wording]] = {
     AuditAction.GAME_ABANDONED: lambda v, _: gettext("Game abandoned: it no longer counts."),
     AuditAction.GAME_RESTORED: lambda v, _: gettext("Game restored: it counts again."),
     AuditAction.GAME_IMPORTED: lambda v, _: _imported(v),
+    AuditAction.HANDLE_CHANGED: lambda v, _: _handle_changed(v),
     AuditAction.CARD_AGREED: lambda v, _: (
         gettext(
             "%(name)s agreed with the card (version %(version)s) on their own phone.",

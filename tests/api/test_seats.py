@@ -1,6 +1,7 @@
 """The other side of the table through the API (issue 23): a game's agreements, and a
 seat's link agreeing with the card. Every answer is checked against the description."""
 
+import json
 import re
 
 from scorekeeper.models import Game, db
@@ -22,7 +23,7 @@ def test_a_seat_link_reads_its_game_and_agrees_with_the_card(app, table, api):
     assert opened.status_code == 200
     body = opened.get_json()
     assert body["seat"] == 1
-    assert body["game"]["id"] == game_id
+    assert body["game"]["players"] == ["Ana", "Ben"]
     assert body["game"]["version"] == 2
     assert body["agreements"] == []
 
@@ -78,3 +79,29 @@ def test_a_body_that_is_not_a_version_is_refused(app, table, api):
     with app.app_context():
         assert db.session.get(Game, game_id).agreement_count == 0
         db.session.remove()
+
+
+def test_a_seat_link_reads_only_what_its_page_shows_and_is_kept_by_no_cache(app, table, api):
+    """The page a link opens shows no league and no address of the game; neither does its
+    JSON (issue 34, point 7), and no answer to it is cached or passes its token on."""
+    game_id = table.start_game()
+    table.record(game_id, 0, (290, 160))
+    token = _link(app, table, game_id, 1)
+    anonymous = api.as_("anonymous")
+    for answer in (
+        anonymous.get(f"/api/v1/seats/{token}"),
+        anonymous.post(f"/api/v1/seats/{token}/agreement", {"version": 2}),
+        anonymous.get(f"/api/v1/seats/{token[:-1]}"),
+    ):
+        assert answer.headers["Cache-Control"] == "no-store"
+        assert answer.headers["Referrer-Policy"] == "no-referrer"
+    game = anonymous.get(f"/api/v1/seats/{token}").get_json()["game"]
+    assert "id" not in game
+    assert "league" not in game
+    assert "our-table" not in json.dumps(game)
+    assert game["players"] == ["Ana", "Ben"]
+    assert game["deals"][0]["scores"] == [290, 160]
+    # The game's own answer, for its league's members, still names both.
+    whole = api.get(f"/api/v1/games/{game_id}").get_json()
+    assert (whole["id"], whole["league"]) == (game_id, "our-table")
+    assert {**game, "id": game_id, "league": "our-table"} == whole

@@ -183,11 +183,15 @@ def test_the_opponent_follows_agrees_and_gets_the_bill(browser, live_server):
     bill = ben.text(".receipt")
     assert "Ben owes Ana $13.00." in bill, bill
     sentence = ben.text(".share-text")
+    # It ends with the receipt's own address, which opens nothing else (issue 34).
+    receipt = ben.page.locator("a:has-text('The receipt, to print')").get_attribute("href")
+    assert "/r/" in receipt
     assert re.fullmatch(
         r"Ben owes Ana \$13\.00 for the game of \d{1,2} \w+ \d{4}: game \$3\.00, "
-        r"difference \$10\.00\. The card: " + re.escape(link),
+        r"difference \$10\.00\. The receipt: " + re.escape(receipt),
         sentence,
     ), sentence
+    assert link not in sentence
     paypal = ben.page.locator("a:has-text('Pay $13.00 on PayPal')")
     assert paypal.get_attribute("href") == "https://paypal.me/AnaTremblay/13.00CAD"
     # "Share" hands the same sentence to the phone's share sheet.

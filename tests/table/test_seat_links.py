@@ -14,6 +14,7 @@ from sqlalchemy import select, update
 from scorekeeper.engine import Rules, Seat, Stakes
 from scorekeeper.league import service as league_service
 from scorekeeper.models import SEAT_LINK_DAYS_AFTER_PAID, Game, Player, SeatLink, db, utcnow
+from scorekeeper.records import payment_handles
 from scorekeeper.records.leagues import league_by_slug
 from scorekeeper.table import starting
 from tests.conftest import Api, make_token
@@ -381,12 +382,14 @@ def test_the_receipt_lists_every_line_and_the_sentence_to_share(game_and_link, a
     assert text
     day = re.search(r"for the game of (\d{1,2} \w+ \d{4})", text.group(1))
     assert day
+    receipt_path = "/r/" + SeatLink.receipt_token(path.rsplit("/", 1)[1])
     assert text.group(1) == (
         f"Ben owes Ana $32.00 for the game of {day.group(1)}: game $3.00, difference $13.00, "
-        f"doubled for the skunk. The card: http://localhost{path}"
+        f"doubled for the skunk. The receipt: http://localhost{receipt_path}"
     )
-    receipt = phone.get(path + "/receipt")
+    receipt = phone.get(path + "/receipt", follow_redirects=True)
     assert receipt.status_code == 200
+    assert receipt.request.path == receipt_path
     printable = receipt.get_data(as_text=True)
     assert "Ben owes Ana $32.00." in printable
     assert "Our table" not in printable
@@ -398,7 +401,9 @@ def test_the_receipt_lists_every_line_and_the_sentence_to_share(game_and_link, a
     assert "Ben doit 32,00\xa0$ à Ana pour la partie du " in text.group(1)
 
 
-def test_a_player_sets_how_they_are_paid_through_their_own_link(game_and_link, app, table):
+def test_a_player_sets_how_they_are_paid_for_the_game_through_their_own_link(
+    game_and_link, app, table
+):
     game_id, ben = game_and_link
     ana = share(table.client, game_id, 0)
     finish(table, game_id)
@@ -411,7 +416,8 @@ def test_a_player_sets_how_they_are_paid_through_their_own_link(game_and_link, a
     assert saved.status_code == 302
     with app.app_context():
         player = db.session.scalars(select(Player).where(Player.name == "Ana")).one()
-        assert (player.payment_kind, player.payment_handle) == ("paypal", "AnaT")
+        # The game's bill only: the league's handle is a league admin's (issue 34).
+        assert (player.payment_kind, player.payment_handle) == (None, None)
         db.session.remove()
     # Ben, who pays, sees it with the amount filled in; a visitor of the game does not.
     bill = app.test_client().get(ben).get_data(as_text=True)
@@ -428,15 +434,20 @@ def test_a_player_sets_how_they_are_paid_through_their_own_link(game_and_link, a
     assert "AnaT" not in visitor.get_data(as_text=True)
 
 
-def test_a_link_changes_only_its_own_players_handle(game_and_link, app):
-    _, ben = game_and_link
+def test_a_link_changes_only_its_own_players_handle_for_its_own_game(game_and_link, app, table):
+    game_id, ben = game_and_link
+    other = table.start_game()  # Ana and Ben again
     phone = app.test_client()
     phone.get(ben)
     phone.post(ben + "/payment", data={"kind": "phone", "handle": "+1 (514) 555-0123"})
     with app.app_context():
         handles = dict(db.session.execute(select(Player.name, Player.payment_handle)).all())
+        game, again = db.session.get(Game, game_id), db.session.get(Game, other)
+        assert payment_handles.game_handle(game, 1).handle == "514-555-0123"
+        assert payment_handles.game_handle(game, 0) is None
+        assert payment_handles.game_handle(again, 1) is None
         db.session.remove()
-    assert handles == {"Ana": None, "Ben": "514-555-0123", "Carla": None}
+    assert handles == {"Ana": None, "Ben": None, "Carla": None}
 
 
 @pytest.mark.parametrize(
@@ -503,3 +514,44 @@ def test_a_league_admin_sets_a_players_handle_seen_by_members_only(app, auth, ta
         )
         db.session.remove()
     assert "ana@example.com" not in app.test_client().get(url).get_data(as_text=True)
+
+
+def paid_days_ago(app, game_id: int, days: float) -> None:
+    with app.app_context():
+        db.session.execute(
+            update(Game).where(Game.id == game_id).values(paid_at=utcnow() - timedelta(days=days))
+        )
+        db.session.commit()
+        db.session.remove()
+
+
+@pytest.mark.parametrize("unlocked_by", ["page", "api"])
+def test_a_link_that_expired_stays_dead_when_the_game_is_unlocked(
+    game_and_link, app, table, unlocked_by
+):
+    """Issue 34, point 6: unlocking a game paid more than 7 days ago brought its dead links
+    back to life. A link that died stays dead; one still open when the game is unlocked
+    stays open."""
+    game_id, path = game_and_link
+    finish(table, game_id)
+    assert table.client.post(f"/games/{game_id}/paid", data={"anyway": "1"}).status_code == 302
+    paid_days_ago(app, game_id, SEAT_LINK_DAYS_AFTER_PAID + 0.1)
+    phone = app.test_client()
+    assert phone.get(path).status_code == 404
+    if unlocked_by == "page":
+        assert table.client.post(f"/games/{game_id}/unlock").status_code == 302
+    else:
+        assert Api(app, make_token(app)).post(f"/api/v1/games/{game_id}/unlock").status_code == 200
+    token = path.rsplit("/", 1)[1]
+    for url in (path, path + "/version", path + "/receipt", f"/api/v1/seats/{token}"):
+        assert phone.get(url).status_code == 404, url
+    assert phone.post(path + "/agree", data={"version": "4"}).status_code == 404
+    assert "Shared:" not in table.page(game_id)
+    # A new link opens, and a link unlocked before it died stays open.
+    fresh = share(table.client, game_id, 1)
+    assert phone.get(fresh).status_code == 200
+    assert table.client.post(f"/games/{game_id}/paid", data={"anyway": "1"}).status_code == 302
+    paid_days_ago(app, game_id, SEAT_LINK_DAYS_AFTER_PAID - 1)
+    assert table.client.post(f"/games/{game_id}/unlock").status_code == 302
+    assert phone.get(fresh).status_code == 200
+    assert phone.get(path).status_code == 404

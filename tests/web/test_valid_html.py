@@ -93,7 +93,8 @@ def pages_of_an_evening(app, table, auth, wikipedia_card) -> dict[str, str]:
         "users": "/users",
         "not-found": "/games/9999",
     }
-    pages = {name: client.get(path) for name, path in paths.items()}
+    # A seat's receipt leads to the receipt's own address (issue 34): followed.
+    pages = {name: client.get(path, follow_redirects=True) for name, path in paths.items()}
     gone = table.start_game("Ben", "Carla")
     assert table.record(gone, 0, (290, 160)).status_code == 302
     assert client.post(f"/games/{gone}/abandon", data={}).status_code == 302

@@ -4,6 +4,7 @@ a league by invitation."""
 from flask import (
     Blueprint,
     abort,
+    after_this_request,
     current_app,
     flash,
     g,
@@ -215,6 +216,7 @@ def revoke_token(token_id: int) -> Response:
 def invitation(token: str) -> tuple[str, int] | Response:
     """Join a league by an invitation link: with a new account (the same rules as every
     account) or, signed in, with one's own."""
+    after_this_request(_kept_private)
     try:
         found = invitation_service.opened(token)
     except invitation_service.InvitationClosed as closed:
@@ -241,6 +243,14 @@ def invitation(token: str) -> tuple[str, int] | Response:
         field.errors = [error.message]
     status = 422 if form is not None and form.errors else 200
     return _invitation_page(found, form), status
+
+
+def _kept_private(response: Response) -> Response:
+    """Every answer to an invitation's address, which holds its token: kept by no cache
+    (a shared computer's history, a proxy) and sent on to no other site as a referrer."""
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["Referrer-Policy"] = "no-referrer"
+    return response
 
 
 def _invitation_page(

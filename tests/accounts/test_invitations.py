@@ -208,3 +208,23 @@ def test_the_pages_read_in_french(app, table, client):
     members = table.client
     members.get("/language/fr")
     assert "Invitations" in members.get("/leagues/our-table/members").get_data(as_text=True)
+
+
+def test_the_invitation_page_is_kept_by_no_cache_and_its_address_sent_nowhere(
+    app, table, client, auth
+):
+    """Its token is in the address: every answer to it, open, refused, closed or joined, is
+    ``no-store`` (no shared cache or back button keeps it) and ``no-referrer`` (no link or
+    resource it loads is told the address)."""
+    token = make_link(table.client)
+    answers = [
+        client.get(f"/invitations/{token}"),
+        join(client, token, password="short"),  # refused beside the field: 422
+        client.get("/invitations/nope"),  # unknown: 404
+        join(client, token),  # joined: the redirect
+        client.get(f"/invitations/{token}"),  # used: 410
+    ]
+    assert [answer.status_code for answer in answers] == [200, 422, 404, 302, 410]
+    for answer in answers:
+        assert answer.headers["Cache-Control"] == "no-store"
+        assert answer.headers["Referrer-Policy"] == "no-referrer"

@@ -31,6 +31,7 @@ from scorekeeper.web import (
     assets,
     errors,
     filters,
+    health,
     https,
     i18n,
     languages,
@@ -181,6 +182,7 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(transfer_views.bp)
     app.register_blueprint(i18n.bp)
     app.register_blueprint(offline.bp)
+    app.register_blueprint(health.bp)
 
 
 def register_hooks(app: Flask) -> None:

@@ -278,10 +278,15 @@ def _joined(found: Invitation, user: User) -> Response:
     return redirect(url_for("leagues.home", slug=found.league.slug))
 
 
+#: What a fresh install answers as it is: the setup page itself and what it needs, and the
+#: health check (``web/health.py``), which must not touch the database twice or redirect.
+_NEVER_LED_TO_SETUP = ("auth.setup", "static", "i18n.set_language", "health.healthz")
+
+
 def first_visit_offers_setup() -> Response | None:
     """Until the first administrator exists, every page leads to creating one."""
     state = current_app.extensions.setdefault("scorekeeper", {})
-    if state.get("has_users") or request.endpoint in ("auth.setup", "static", "i18n.set_language"):
+    if state.get("has_users") or request.endpoint in _NEVER_LED_TO_SETUP:
         return None
     if is_api_request():
         return None

@@ -27,6 +27,7 @@ from scorekeeper.table import count_views, new_game_views, seat_views, submissio
 from scorekeeper.table import views as table_views
 from scorekeeper.table.forms import preset_rules
 from scorekeeper.urls import is_api_request
+from scorekeeper.version import app_version
 from scorekeeper.web import (
     assets,
     errors,
@@ -198,6 +199,7 @@ def register_template_helpers(app: Flask) -> None:
     messages.init_app(app)
     filters.init_app(app)
     app.add_template_global(preset_rules)
+    app.add_template_global(app_version)
     app.add_template_global(may)
     app.add_template_global(Role)
     app.add_template_global(acting_user)

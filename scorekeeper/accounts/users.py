@@ -6,7 +6,7 @@ from flask import current_app
 from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
 
-from scorekeeper.accounts.members import set_membership
+from scorekeeper.accounts.members import end_invitations_made_by, set_membership
 from scorekeeper.accounts.passwords import MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, is_common
 from scorekeeper.database import writing
 from scorekeeper.errors import NotFound, ServiceError
@@ -140,8 +140,9 @@ def all_users() -> list[User]:
 
 
 def set_disabled(user_id: int, disabled: bool, *, by: int) -> User:
-    """Disable an account (its sessions end and its API tokens are revoked at once; its
-    history stays) or put it back in use (it signs in again; its old tokens stay revoked).
+    """Disable an account (its sessions end, its API tokens are revoked and its open
+    invitations withdrawn at once; its history stays) or put it back in use (it signs in
+    again; its old tokens and invitations stay ended).
     Nobody disables their own account: a site keeps an administrator who can undo it."""
     if disabled and user_id == by:
         raise ServiceError(gettext("You can't disable your own account."))
@@ -152,6 +153,7 @@ def set_disabled(user_id: int, disabled: bool, *, by: int) -> User:
         if disabled and user.disabled_at is None:
             user.disabled_at = utcnow()
             _end_sessions_and_tokens(user_id)
+            end_invitations_made_by(user_id)
         elif not disabled:
             user.disabled_at = None
     return user

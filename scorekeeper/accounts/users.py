@@ -8,12 +8,13 @@ from sqlalchemy.exc import IntegrityError
 
 from scorekeeper.accounts.members import end_invitations_made_by, set_membership
 from scorekeeper.accounts.passwords import MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, is_common
-from scorekeeper.database import writing
+from scorekeeper.database import NAMES_LOCK_ID, one_at_a_time, writing
 from scorekeeper.errors import NotFound, ServiceError
+from scorekeeper.look_alike import mixes_scripts, skeletons
 from scorekeeper.models import ApiToken, Role, User, UserSession, db, utcnow
 from scorekeeper.names import check_key_length, check_printable, squeeze
 from scorekeeper.records.leagues import ensure_default_league
-from scorekeeper.web.translation import gettext
+from scorekeeper.web.translation import gettext, lazy_gettext
 
 MAX_USERNAME_LENGTH = 40
 
@@ -63,13 +64,17 @@ def create_user(username: str, password: str, *, admin: bool = False) -> User:
         raise ServiceError(gettext("A username has 1 to 40 characters."), field="username")
     check_printable(name, "username")
     check_key_length(name, "username")
+    if mixes_scripts(name):
+        raise ServiceError(str(MIXED_SCRIPTS), field="username")
     check_password_rules(password, name)
     try:
         with writing():
+            one_at_a_time(NAMES_LOCK_ID)  # two look-alikes made at once: one waits
             if user_by_name(name) is not None:
                 raise ServiceError(
                     gettext("The username %(name)s is taken.", name=name), field="username"
                 )
+            _refuse_a_look_alike(name)
             user = User(username=name, username_key=User.key(name), is_admin=admin)
             user.set_password(password, _hash_method())
             db.session.add(user)
@@ -78,6 +83,26 @@ def create_user(username: str, password: str, *, admin: bool = False) -> User:
             gettext("The username %(name)s is taken.", name=name), field="username"
         ) from None
     return user
+
+
+#: Why a username is refused for the way it looks (``look_alike``), beside the field.
+MIXED_SCRIPTS = lazy_gettext(
+    "A username can't mix alphabets, such as Latin and Cyrillic letters: "
+    "it could pass for someone else's."
+)
+LOOKS_LIKE = lazy_gettext(
+    "This username looks too much like an existing one (letters of another alphabet, "
+    "1, l and I, or 0 and O look alike): choose another."
+)
+
+
+def _refuse_a_look_alike(name: str) -> None:
+    """ServiceError if ``name`` would pass for an existing account's (Unicode's skeleton,
+    ``look_alike``). Existing accounts are compared as they are, never changed."""
+    mine = skeletons(name)
+    for other in db.session.scalars(select(User.username)):
+        if mine & skeletons(other):
+            raise ServiceError(str(LOOKS_LIKE), field="username")
 
 
 def setup_code() -> str:

@@ -122,6 +122,12 @@ DEFAULTS: dict[str, Any] = {
     # is refused (413) from its Content-Length, before it is read. Flask's limits on
     # a form's fields in memory and its number of parts, stated here to be seen.
     "MAX_CONTENT_LENGTH": 1024 * 1024,
+    # The largest body the server in front receives, when it says (waitress, which
+    # mille-scorekeeper tells the pages' limit: see ops/serve.py); the import page then
+    # sends a larger file in parts, kept meanwhile in IMPORT_PARTS_FOLDER (by default
+    # "imports" in the instance folder; league/transfer/parts.py).
+    "SERVER_MAX_BODY": None,
+    "IMPORT_PARTS_FOLDER": None,
     "MAX_FORM_MEMORY_SIZE": 500_000,
     "MAX_FORM_PARTS": 1000,
     # Reverse proxies in front of the app whose X-Forwarded-* headers count (web/https.py).

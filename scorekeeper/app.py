@@ -27,10 +27,12 @@ from scorekeeper.table import count_views, new_game_views, seat_views, submissio
 from scorekeeper.table import views as table_views
 from scorekeeper.table.forms import preset_rules
 from scorekeeper.urls import is_api_request
+from scorekeeper.version import app_version
 from scorekeeper.web import (
     assets,
     errors,
     filters,
+    health,
     https,
     i18n,
     languages,
@@ -120,6 +122,12 @@ DEFAULTS: dict[str, Any] = {
     # is refused (413) from its Content-Length, before it is read. Flask's limits on
     # a form's fields in memory and its number of parts, stated here to be seen.
     "MAX_CONTENT_LENGTH": 1024 * 1024,
+    # The largest body the server in front receives, when it says (waitress, which
+    # mille-scorekeeper tells the pages' limit: see ops/serve.py); the import page then
+    # sends a larger file in parts, kept meanwhile in IMPORT_PARTS_FOLDER (by default
+    # "imports" in the instance folder; league/transfer/parts.py).
+    "SERVER_MAX_BODY": None,
+    "IMPORT_PARTS_FOLDER": None,
     "MAX_FORM_MEMORY_SIZE": 500_000,
     "MAX_FORM_PARTS": 1000,
     # Reverse proxies in front of the app whose X-Forwarded-* headers count (web/https.py).
@@ -181,6 +189,7 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(transfer_views.bp)
     app.register_blueprint(i18n.bp)
     app.register_blueprint(offline.bp)
+    app.register_blueprint(health.bp)
 
 
 def register_hooks(app: Flask) -> None:
@@ -196,6 +205,7 @@ def register_template_helpers(app: Flask) -> None:
     messages.init_app(app)
     filters.init_app(app)
     app.add_template_global(preset_rules)
+    app.add_template_global(app_version)
     app.add_template_global(may)
     app.add_template_global(Role)
     app.add_template_global(acting_user)

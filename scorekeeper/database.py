@@ -117,6 +117,18 @@ def begin_held_write() -> None:
         db.session.info[_HOLD] = "open"
 
 
+#: The PostgreSQL advisory lock a new account's name is chosen under ("names" in ASCII).
+NAMES_LOCK_ID = 0x6E616D6573
+
+
+def one_at_a_time(lock_id: int) -> None:
+    """Within a write: wait until no other write holds ``lock_id``, and hold it to the end
+    of this one (PostgreSQL's advisory transaction lock; SQLite's writes take turns
+    already). For a check across many rows that no unique index can hold."""
+    if db.session.get_bind().dialect.name == "postgresql":
+        db.session.execute(text("SELECT pg_advisory_xact_lock(:id)"), {"id": lock_id})
+
+
 #: The PostgreSQL advisory lock held while one app process migrates (any fixed number will
 #: do; this one spells "mille" in ASCII).
 MIGRATE_LOCK_ID = 0x6D696C6C65

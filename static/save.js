@@ -8,6 +8,7 @@
 //   repeat anyway, through the form's one-time token).
 // - With no network (the offline queue, static/offline.js, says so), a deal is kept by the
 //   queue on this phone; any other change is refused, and the page says why.
+// - A file larger than the server takes in one request is sent in parts first (the import).
 // - A deal form is sent in the background: on flaky Wi-Fi a failed send leaves the page as
 //   it is and says so, and the same tap retries. The answer is the game page itself (saved,
 //   or refused with the reason) and its main part is put in place, in one request. Any other
@@ -131,7 +132,10 @@
     }
     form.dataset.sending = "1";
     tell("sending", { form });
-    if (form.matches("form.deal-form")) {
+    if (tooLargeForOneRequest(form)) {
+      event.preventDefault();
+      sendInParts(form);
+    } else if (form.matches("form.deal-form")) {
       event.preventDefault();
       send(form, event.submitter);
     } else {
@@ -139,6 +143,49 @@
       setTimeout(() => { form.dataset.sending = ""; }, 8000);
     }
   });
+
+  // A file larger than the server receives in one request (the import page says so with
+  // data-parts, under waitress) goes first in parts of that size, each to data-parts-url,
+  // which answers the upload's id; then the form is sent the ordinary way, naming the
+  // upload instead of the file.
+  function tooLargeForOneRequest(form) {
+    const input = form.dataset.parts && form.querySelector('input[type="file"]');
+    return Boolean(input && input.files.length && input.files[0].size > Number(form.dataset.parts));
+  }
+
+  async function sendInParts(form) {
+    const input = form.querySelector('input[type="file"]');
+    const file = input.files[0];
+    const size = Number(form.dataset.parts);
+    const token = form.querySelector('input[name="csrf_token"]');
+    let upload = "";
+    try {
+      for (let offset = 0; offset < file.size; offset += size) {
+        const percent = String(Math.floor((100 * offset) / file.size));
+        status(form, form.dataset.partsSending.replace("{percent}", percent));
+        const data = new FormData();
+        if (token) data.set("csrf_token", token.value);
+        data.set("upload", upload);
+        data.set("offset", String(offset));
+        data.set("part", file.slice(offset, offset + size), file.name);
+        const response = await post(form.dataset.partsUrl, data);
+        const answer = await response.json();
+        if (!response.ok) {
+          status(form, answer.error);
+          form.dataset.sending = "";
+          return;
+        }
+        upload = answer.upload;
+      }
+    } catch (error) {
+      status(form, form.dataset.offline);
+      form.dataset.sending = "";
+      return;
+    }
+    form.querySelector('input[name="upload"]').value = upload;
+    input.disabled = true; // not sent again: the upload stands for it
+    form.submit(); // the ordinary way: no submit event, so not decided here again
+  }
 
   // Every save this page sends: a form submitted here (send), and a deal the offline queue
   // kept, sent once the network is back (window.Mille.post). A redirect is not followed, so

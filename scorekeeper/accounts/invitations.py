@@ -31,6 +31,8 @@ class Closed(StrEnum):
     EXPIRED = "expired"
     USED = "used"
     WITHDRAWN = "withdrawn"
+    #: Its maker is no longer an admin of the league: disabled, removed or made less.
+    MAKER_LEFT = "maker_left"
 
 
 class InvitationClosed(ServiceError):
@@ -47,6 +49,10 @@ def closed_message(reason: Closed) -> str:
         Closed.EXPIRED: gettext("This invitation has expired: ask for a new one."),
         Closed.USED: gettext("This invitation was already used: each link lets one person join."),
         Closed.WITHDRAWN: gettext("This invitation was withdrawn by the league."),
+        Closed.MAKER_LEFT: gettext(
+            "This invitation has ended: whoever made it no longer manages the league. "
+            "Ask an admin of the league for a new one."
+        ),
     }[reason]
 
 
@@ -106,13 +112,36 @@ def _usable(invitation: Invitation | None) -> Invitation:
     """The invitation, if it can be used now; InvitationClosed otherwise."""
     if invitation is None:
         raise InvitationClosed(Closed.UNKNOWN)
-    if invitation.withdrawn_at is not None:
-        raise InvitationClosed(Closed.WITHDRAWN)
     if invitation.used_at is not None:
         raise InvitationClosed(Closed.USED)
+    # Before "withdrawn": losing the role withdraws the maker's invitations, and this says why.
+    if not _maker_still_admin(invitation):
+        raise InvitationClosed(Closed.MAKER_LEFT)
+    if invitation.withdrawn_at is not None:
+        raise InvitationClosed(Closed.WITHDRAWN)
     if utcnow() >= invitation.expires_at:
         raise InvitationClosed(Closed.EXPIRED)
     return invitation
+
+
+def _maker_still_admin(invitation: Invitation) -> bool:
+    """Whether whoever made the invitation may still make it: an account in use that is a
+    site administrator or an admin of the league. Asked as the link is used, whatever
+    ended the role (``members.end_invitations_made_by`` withdraws them as it ends). An
+    invitation made by no account (the shell) has no maker to lose."""
+    if invitation.created_by_id is None:
+        return True
+    found = db.session.execute(
+        select(User.disabled_at, User.is_admin, Membership.role)
+        .outerjoin(
+            Membership,
+            (Membership.user_id == User.id) & (Membership.league_id == invitation.league_id),
+        )
+        .where(User.id == invitation.created_by_id)
+    ).first()
+    if found is None or found.disabled_at is not None:
+        return False
+    return bool(found.is_admin) or found.role == Role.ADMIN
 
 
 def opened(token: str) -> Invitation:

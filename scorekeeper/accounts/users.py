@@ -6,14 +6,15 @@ from flask import current_app
 from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
 
-from scorekeeper.accounts.members import set_membership
+from scorekeeper.accounts.members import end_invitations_made_by, set_membership
 from scorekeeper.accounts.passwords import MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, is_common
-from scorekeeper.database import writing
+from scorekeeper.database import NAMES_LOCK_ID, one_at_a_time, writing
 from scorekeeper.errors import NotFound, ServiceError
+from scorekeeper.look_alike import mixes_scripts, skeletons
 from scorekeeper.models import ApiToken, Role, User, UserSession, db, utcnow
 from scorekeeper.names import check_key_length, check_printable, squeeze
 from scorekeeper.records.leagues import ensure_default_league
-from scorekeeper.web.translation import gettext
+from scorekeeper.web.translation import gettext, lazy_gettext
 
 MAX_USERNAME_LENGTH = 40
 
@@ -63,13 +64,17 @@ def create_user(username: str, password: str, *, admin: bool = False) -> User:
         raise ServiceError(gettext("A username has 1 to 40 characters."), field="username")
     check_printable(name, "username")
     check_key_length(name, "username")
+    if mixes_scripts(name):
+        raise ServiceError(str(MIXED_SCRIPTS), field="username")
     check_password_rules(password, name)
     try:
         with writing():
+            one_at_a_time(NAMES_LOCK_ID)  # two look-alikes made at once: one waits
             if user_by_name(name) is not None:
                 raise ServiceError(
                     gettext("The username %(name)s is taken.", name=name), field="username"
                 )
+            _refuse_a_look_alike(name)
             user = User(username=name, username_key=User.key(name), is_admin=admin)
             user.set_password(password, _hash_method())
             db.session.add(user)
@@ -78,6 +83,26 @@ def create_user(username: str, password: str, *, admin: bool = False) -> User:
             gettext("The username %(name)s is taken.", name=name), field="username"
         ) from None
     return user
+
+
+#: Why a username is refused for the way it looks (``look_alike``), beside the field.
+MIXED_SCRIPTS = lazy_gettext(
+    "A username can't mix alphabets, such as Latin and Cyrillic letters: "
+    "it could pass for someone else's."
+)
+LOOKS_LIKE = lazy_gettext(
+    "This username looks too much like an existing one (letters of another alphabet, "
+    "1, l and I, or 0 and O look alike): choose another."
+)
+
+
+def _refuse_a_look_alike(name: str) -> None:
+    """ServiceError if ``name`` would pass for an existing account's (Unicode's skeleton,
+    ``look_alike``). Existing accounts are compared as they are, never changed."""
+    mine = skeletons(name)
+    for other in db.session.scalars(select(User.username)):
+        if mine & skeletons(other):
+            raise ServiceError(str(LOOKS_LIKE), field="username")
 
 
 def setup_code() -> str:
@@ -140,8 +165,9 @@ def all_users() -> list[User]:
 
 
 def set_disabled(user_id: int, disabled: bool, *, by: int) -> User:
-    """Disable an account (its sessions end and its API tokens are revoked at once; its
-    history stays) or put it back in use (it signs in again; its old tokens stay revoked).
+    """Disable an account (its sessions end, its API tokens are revoked and its open
+    invitations withdrawn at once; its history stays) or put it back in use (it signs in
+    again; its old tokens and invitations stay ended).
     Nobody disables their own account: a site keeps an administrator who can undo it."""
     if disabled and user_id == by:
         raise ServiceError(gettext("You can't disable your own account."))
@@ -152,6 +178,7 @@ def set_disabled(user_id: int, disabled: bool, *, by: int) -> User:
         if disabled and user.disabled_at is None:
             user.disabled_at = utcnow()
             _end_sessions_and_tokens(user_id)
+            end_invitations_made_by(user_id)
         elif not disabled:
             user.disabled_at = None
     return user

@@ -4,6 +4,7 @@ a league by invitation."""
 from flask import (
     Blueprint,
     abort,
+    after_this_request,
     current_app,
     flash,
     g,
@@ -215,6 +216,7 @@ def revoke_token(token_id: int) -> Response:
 def invitation(token: str) -> tuple[str, int] | Response:
     """Join a league by an invitation link: with a new account (the same rules as every
     account) or, signed in, with one's own."""
+    after_this_request(_kept_private)
     try:
         found = invitation_service.opened(token)
     except invitation_service.InvitationClosed as closed:
@@ -243,6 +245,14 @@ def invitation(token: str) -> tuple[str, int] | Response:
     return _invitation_page(found, form), status
 
 
+def _kept_private(response: Response) -> Response:
+    """Every answer to an invitation's address, which holds its token: kept by no cache
+    (a shared computer's history, a proxy) and sent on to no other site as a referrer."""
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["Referrer-Policy"] = "no-referrer"
+    return response
+
+
 def _invitation_page(
     found: Invitation | None, form: JoinForm | None, closed: str | None = None
 ) -> str:
@@ -268,10 +278,15 @@ def _joined(found: Invitation, user: User) -> Response:
     return redirect(url_for("leagues.home", slug=found.league.slug))
 
 
+#: What a fresh install answers as it is: the setup page itself and what it needs, and the
+#: health check (``web/health.py``), which must not touch the database twice or redirect.
+_NEVER_LED_TO_SETUP = ("auth.setup", "static", "i18n.set_language", "health.healthz")
+
+
 def first_visit_offers_setup() -> Response | None:
     """Until the first administrator exists, every page leads to creating one."""
     state = current_app.extensions.setdefault("scorekeeper", {})
-    if state.get("has_users") or request.endpoint in ("auth.setup", "static", "i18n.set_language"):
+    if state.get("has_users") or request.endpoint in _NEVER_LED_TO_SETUP:
         return None
     if is_api_request():
         return None

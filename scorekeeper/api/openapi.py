@@ -27,6 +27,7 @@ from pydantic.json_schema import (
 from pydantic_core import core_schema
 
 from scorekeeper.models import MAX_ID
+from scorekeeper.version import app_version
 
 from . import answers
 from .core import PREFIX, bp
@@ -218,7 +219,7 @@ def document(app: Flask) -> dict[str, Any]:
             "openapi": "3.1.0",
             "info": {
                 "title": "Mille Scorekeeper API",
-                "version": "1.0.0",
+                "version": app_version(),  # the app's (pyproject.toml); v1 is in the paths
                 "description": "Everything a page can do with a league or a game, as JSON. "
                 "Money is a decimal string with two places; seats are 0 and 1; every "
                 "per-player list is in seat order. See the README's API section.",

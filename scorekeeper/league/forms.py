@@ -81,9 +81,23 @@ IMPORT_FORMATS = [
 
 
 class ImportForm(Form):
-    file = FileField(_l("File"), validators=[FileRequired(message=_l("Choose a file to import."))])
+    file = FileField(_l("File"))
     format = RadioField(_l("What the file holds"), choices=IMPORT_FORMATS, default="csv")
+    #: The file sent in parts before, by the page's script (``transfer/parts.py``), if it was.
+    upload = HiddenField(validators=[Length(max=32)])
     submit = SubmitField(_l("Check and import"))
+
+    def validate_file(self, field: FileField) -> None:
+        if not self.upload.data:
+            FileRequired(message=_l("Choose a file to import."))(self, field)
+
+
+class ImportPartForm(Form):
+    """A part of a file too large for one request (``transfer/parts.py``)."""
+
+    upload = StringField(validators=[Length(max=32)])
+    offset = IntegerField(validators=[InputRequired(), NumberRange(0, 2**31 - 1)])
+    part = FileField(validators=[FileRequired()])
 
 
 class SettleForm(Form):

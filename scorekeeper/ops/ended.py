@@ -1,7 +1,9 @@
-"""What a restore must not bring back (docs/SECURITY.md): who was signed in, and the
-secrets a user ended since the backup — an API token revoked, an invitation withdrawn or
-used, a seat link stopped. Each such row stands for a secret, found by its SHA-256; after
-a restore it works only if it worked just before it."""
+"""What a restore must not bring back (docs/SECURITY.md): who was signed in, the secrets a
+user ended since the backup — an API token revoked, an invitation withdrawn or used, a seat
+link stopped —, and the accounts disabled since. Each secret's row is found by its SHA-256;
+after a restore it works only if it worked just before it. An account is found by its
+username's key; one disabled just before a restore is disabled after it (an account the
+database never had is restored as the backup has it: a new server's are all new)."""
 
 import sqlite3
 from dataclasses import dataclass
@@ -9,6 +11,7 @@ from typing import Final
 
 from sqlalchemy import Connection, MetaData, Table, select, update
 
+from scorekeeper.database import writing
 from scorekeeper.models import db, utcnow
 from scorekeeper.ops.backup import SIGN_IN_STATE
 
@@ -24,23 +27,36 @@ class Endable:
     kept: str
 
 
+#: A row of ``user`` is an account; a restore keeps one disabled that was just before it.
+ACCOUNTS = Endable("user", ("disabled_at",), "account", "kept disabled")
+
 ENDABLE = (
     Endable("api_token", ("revoked_at",), "API token", "kept revoked"),
     Endable("invitation", ("withdrawn_at", "used_at"), "invitation", "kept closed"),
     Endable("seat_link", ("revoked_at",), "seat link", "kept stopped"),
 )
 
-_ENDABLE_TABLES: Final = frozenset(endable.table for endable in ENDABLE)
+_ENDABLE_TABLES: Final = frozenset(endable.table for endable in (*ENDABLE, ACCOUNTS))
 
 
-def working_secrets() -> dict[str, set[str]]:
-    """Per :data:`ENDABLE` table, the hashes of the secrets that work now, before a restore."""
+@dataclass(frozen=True)
+class BeforeRestore:
+    """What worked and what was ended just before a restore."""
+
+    #: Per :data:`ENDABLE` table, the hashes of the secrets that work.
+    working: dict[str, set[str]]
+    #: The username keys of the accounts disabled.
+    disabled: frozenset[str]
+
+
+def before_restore() -> BeforeRestore:
+    """What works now, and which accounts are disabled, before a restore replaces them."""
     db.session.remove()
     metadata = MetaData()
     with db.engine.connect() as connection:
         metadata.reflect(connection, only=lambda name, _metadata: name in _ENDABLE_TABLES)
         tables = metadata.tables
-        return {
+        working = {
             endable.table: set(
                 connection.scalars(
                     select(table.c.token_hash).where(
@@ -51,14 +67,23 @@ def working_secrets() -> dict[str, set[str]]:
             for endable in ENDABLE
             if (table := tables.get(endable.table)) is not None
         }
+        users = tables.get(ACCOUNTS.table)
+        disabled: frozenset[str] = frozenset()
+        if users is not None and "disabled_at" in users.c:
+            query = select(users.c.username_key).where(users.c.disabled_at.is_not(None))
+            disabled = frozenset(connection.scalars(query))
+    return BeforeRestore(working, disabled)
 
 
 def keep_ended(
-    connection: Connection, known: dict[str, Table], live: dict[str, set[str]]
+    connection: Connection, known: dict[str, Table], before: BeforeRestore
 ) -> dict[str, int]:
     """End every restored secret that did not work just before the restore (ended or gone
-    since the backup, or never known here); how many, per table."""
+    since the backup, or never known here), and :func:`keep_disabled`; how many, per table."""
+    live = before.working
     ended: dict[str, int] = {}
+    if (users := known.get(ACCOUNTS.table)) is not None:
+        ended[ACCOUNTS.table] = keep_disabled(connection, users, before.disabled)
     for endable in ENDABLE:
         table = known.get(endable.table)
         if table is None or not {"token_hash", *endable.ended} <= set(table.c.keys()):
@@ -80,12 +105,41 @@ def keep_ended(
     return ended
 
 
-def end_in_sqlite_copy(copy: sqlite3.Connection, live: dict[str, set[str]]) -> dict[str, int]:
+def keep_disabled(connection: Connection, users: Table, disabled: frozenset[str]) -> int:
+    """Disable every restored account that was disabled just before the restore (a schema
+    older than disabling has nothing to set: the restore asks again once it is upgraded)."""
+    if not disabled or "disabled_at" not in users.c:
+        return 0
+    keys = sorted(disabled)
+    count = 0
+    for start in range(0, len(keys), 500):
+        count += connection.execute(
+            update(users)
+            .where(
+                users.c.username_key.in_(keys[start : start + 500]),
+                users.c.disabled_at.is_(None),
+            )
+            .values(disabled_at=utcnow())
+        ).rowcount
+    return count
+
+
+def keep_disabled_once_upgraded(before: BeforeRestore, ended: dict[str, int]) -> dict[str, int]:
+    """:func:`keep_disabled` again, in a transaction of its own, once a backup older than
+    disabling is restored and brought up to date; ``ended`` with its count added."""
+    with writing():
+        users = db.metadata.tables[ACCOUNTS.table]
+        count = keep_disabled(db.session.connection(), users, before.disabled)
+    return {**ended, ACCOUNTS.table: ended.get(ACCOUNTS.table, 0) + count}
+
+
+def end_in_sqlite_copy(copy: sqlite3.Connection, before: BeforeRestore) -> dict[str, int]:
     """Everyone signed out and :func:`keep_ended`, in an SQLite copy of any revision."""
+    live = before.working
     names = {row[0] for row in copy.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     for name in sorted(SIGN_IN_STATE & names):
         copy.execute(f'DELETE FROM "{name}"')
-    ended: dict[str, int] = {}
+    ended: dict[str, int] = {ACCOUNTS.table: _keep_disabled_in_copy(copy, before.disabled)}
     now = utcnow().isoformat(sep=" ", timespec="microseconds")  # as SQLAlchemy writes it
     for endable in ENDABLE:
         if endable.table not in names:
@@ -104,11 +158,26 @@ def end_in_sqlite_copy(copy: sqlite3.Connection, live: dict[str, set[str]]) -> d
     return ended
 
 
+def _keep_disabled_in_copy(copy: sqlite3.Connection, disabled: frozenset[str]) -> int:
+    """:func:`keep_disabled` in an SQLite copy (nothing where it has no ``disabled_at``)."""
+    columns = {row[1] for row in copy.execute('PRAGMA table_info("user")')}
+    if not disabled or "disabled_at" not in columns:
+        return 0
+    now = utcnow().isoformat(sep=" ", timespec="microseconds")  # as SQLAlchemy writes it
+    return sum(
+        copy.execute(
+            'UPDATE "user" SET disabled_at = ? WHERE username_key = ? AND disabled_at IS NULL',
+            (now, key),
+        ).rowcount
+        for key in sorted(disabled)
+    )
+
+
 def ended_words(ended: dict[str, int]) -> str:
     """ "; 2 API tokens kept revoked", or nothing."""
     words = [
         f"{count} {endable.name}{'s' * (count > 1)} {endable.kept}"
-        for endable in ENDABLE
+        for endable in (ACCOUNTS, *ENDABLE)
         if (count := ended.get(endable.table, 0))
     ]
     return "".join(f"; {said}" for said in words)

@@ -7,7 +7,8 @@ copied in; a JSON dump of an older revision is loaded into the database taken do
 that revision, then migrated.
 
 A restore never brings back what was ended since the backup (:mod:`.ended`): it signs
-everyone out, and an API token works after it only if it worked just before it.
+everyone out, an API token works after it only if it worked just before it, and an account
+disabled just before it stays disabled.
 """
 
 import io
@@ -44,7 +45,14 @@ from scorekeeper.ops.backup import (
     write_dump,
 )
 from scorekeeper.ops.dump_file import DumpError, DumpReader, NotAnObject
-from scorekeeper.ops.ended import end_in_sqlite_copy, ended_words, keep_ended, working_secrets
+from scorekeeper.ops.ended import (
+    BeforeRestore,
+    before_restore,
+    end_in_sqlite_copy,
+    ended_words,
+    keep_disabled_once_upgraded,
+    keep_ended,
+)
 
 
 def restore(file: str, progress: Progress = quiet) -> str:
@@ -75,12 +83,13 @@ def _load(file: IO[bytes], name: str, progress: Progress = quiet) -> str:
     """
     reader = DumpReader(file)
     revision = _check_header(reader, name)
-    live = working_secrets()
+    live = before_restore()
     size = os.fstat(file.fileno()).st_size
     if revision == schema_revision():
         counts, revoked = _replace_rows(revision, reader, live, Told(progress, size, "bytes"))
     else:
         counts, revoked = _replace_older(revision, reader, live, Told(progress, size, "bytes"))
+        revoked = keep_disabled_once_upgraded(live, revoked)
     if db.engine.dialect.name == "postgresql":
         with writing():
             _reset_sequences()
@@ -106,7 +115,7 @@ def _check_header(reader: DumpReader, name: str) -> str:
 
 
 def _replace_older(
-    revision: str, reader: DumpReader, live: dict[str, set[str]], told: "Told"
+    revision: str, reader: DumpReader, live: BeforeRestore, told: "Told"
 ) -> tuple[dict[str, int], dict[str, int]]:
     """The dump loaded into the database taken down to its revision, then migrated; what
     the database held is put back if the dump is refused."""
@@ -152,11 +161,11 @@ def _migrate(revision: str | None = None) -> None:
 
 
 def _replace_rows(
-    revision: str, reader: DumpReader, live: dict[str, set[str]] | None, told: "Told"
+    revision: str, reader: DumpReader, live: BeforeRestore | None, told: "Told"
 ) -> tuple[dict[str, int], dict[str, int]]:
     """Every row of the database replaced by the dump's, in one transaction, parents
-    before children whatever the file's order; rows per table, and the API tokens kept
-    and invitations kept ended (none when ``live`` is None: every one as in the dump)."""
+    before children whatever the file's order; rows per table, and the secrets kept ended
+    and accounts kept disabled (none when ``live`` is None: every one as in the dump)."""
     dbapi_error = db.engine.dialect.loaded_dbapi.Error
     try:
         with writing(), tempfile.TemporaryDirectory() as spool:
@@ -325,7 +334,7 @@ def _restore_sqlite_copy(file: str, progress: Progress) -> str:
     if database is None:
         raise BackupError("Only an SQLite database can be restored from a file copy.")
     revision = _check_sqlite_copy(file)
-    live = working_secrets()
+    live = before_restore()
     db.session.remove()
     with tempfile.TemporaryDirectory(dir=Path(database).parent, prefix=".restore-") as folder:
         draft = Path(folder) / "restoring.sqlite"
@@ -353,4 +362,5 @@ def _restore_sqlite_copy(file: str, progress: Progress) -> str:
     if revision != revisions()[-1]:
         flask_migrate.upgrade(directory=MIGRATIONS_DIR)
         upgraded = f", upgraded from schema {revision}"
+        revoked = keep_disabled_once_upgraded(live, revoked)
     return f"SQLite copy into {sqlite_path()}{upgraded}{ended_words(revoked)}"

@@ -17,7 +17,6 @@ from waitress import serve
 
 from scorekeeper import create_app
 from scorekeeper.accounts import users as user_service
-from scorekeeper.web.security import largest_body
 
 ALL_INTERFACES = "0.0.0.0"
 #: A documentation address (TEST-NET-1): "connecting" a UDP socket to it sends nothing,
@@ -118,14 +117,17 @@ PROXY_HEADERS = ("x-forwarded-for", "x-forwarded-proto", "x-forwarded-host", "x-
 def waitress_options(app: Flask) -> dict[str, object]:
     """What waitress is told besides where to listen.
 
-    Its body limit is the largest body the app takes (a league import): a larger one is
-    refused from its Content-Length before waitress reads it (its own default is 1 GiB,
-    received and spooled to disk before the app could refuse it). And behind a reverse
-    proxy (``PROXY_FIX``), waitress trusts the same number of hops as the app does: by
-    default it trusts none and drops every ``X-Forwarded-*`` header, so the app saw
-    neither HTTPS (no ``Secure`` cookies, no HSTS) nor the client's address (one client's
-    wrong guesses throttled everyone)."""
-    options: dict[str, object] = {"max_request_body_size": largest_body(app)}
+    Its body limit is a page's (``MAX_CONTENT_LENGTH``): a larger body is refused from its
+    Content-Length before waitress reads a byte of it. Waitress receives a whole request
+    before the app sees it and has one limit for every route, so the import's larger one
+    made it receive up to 51 MB on any route, anonymous ``/login`` included, and spool it
+    to disk before the 413 (its own default is 1 GiB); the import page sends a larger file
+    in parts instead (``league/transfer/parts.py``). And behind a reverse proxy
+    (``PROXY_FIX``), waitress trusts the same number of hops as the app does: by default it
+    trusts none and drops every ``X-Forwarded-*`` header, so the app saw neither HTTPS (no
+    ``Secure`` cookies, no HSTS) nor the client's address (one client's wrong guesses
+    throttled everyone)."""
+    options: dict[str, object] = {"max_request_body_size": int(app.config["MAX_CONTENT_LENGTH"])}
     hops = int(app.config.get("PROXY_FIX") or 0)
     if hops > 0:
         # Whoever connects, as the app's ProxyFix: the app listens where only the proxy
@@ -149,9 +151,17 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=8)
     args = parser.parse_args()
     app = create_app()
+    options = waitress_options(app)
+    served_by_waitress(app, options)
     message = start_message(app, args.host, args.port, lan_addresses())
     print(_printable(message, sys.stdout.encoding), end="", flush=True)
-    serve(app, host=args.host, port=args.port, threads=args.threads, **waitress_options(app))
+    serve(app, host=args.host, port=args.port, threads=args.threads, **options)
+
+
+def served_by_waitress(app: Flask, options: dict[str, object]) -> None:
+    """Tell the app the largest body waitress receives, so that its pages that take more
+    (the import) send it in parts."""
+    app.config["SERVER_MAX_BODY"] = options["max_request_body_size"]
 
 
 if __name__ == "__main__":

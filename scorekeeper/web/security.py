@@ -4,7 +4,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 import flask
-from flask import Flask, abort, current_app, request
+from flask import abort, current_app, request
 from werkzeug.wrappers import Response
 
 from scorekeeper.urls import is_api_request
@@ -33,12 +33,6 @@ def allows_body(size: int) -> Callable[[View], View]:
         return view
 
     return mark
-
-
-def largest_body(app: Flask) -> int:
-    """The largest body any view of ``app`` takes: what the server itself may receive."""
-    marked = (getattr(view, "max_body", 0) for view in app.view_functions.values())
-    return max(int(app.config["MAX_CONTENT_LENGTH"]), *marked)
 
 
 class Request(flask.Request):

@@ -208,3 +208,108 @@ def test_the_pages_read_in_french(app, table, client):
     members = table.client
     members.get("/language/fr")
     assert "Invitations" in members.get("/leagues/our-table/members").get_data(as_text=True)
+
+
+def test_the_invitation_page_is_kept_by_no_cache_and_its_address_sent_nowhere(
+    app, table, client, auth
+):
+    """Its token is in the address: every answer to it, open, refused, closed or joined, is
+    ``no-store`` (no shared cache or back button keeps it) and ``no-referrer`` (no link or
+    resource it loads is told the address)."""
+    token = make_link(table.client)
+    answers = [
+        client.get(f"/invitations/{token}"),
+        join(client, token, password="short"),  # refused beside the field: 422
+        client.get("/invitations/nope"),  # unknown: 404
+        join(client, token),  # joined: the redirect
+        client.get(f"/invitations/{token}"),  # used: 410
+    ]
+    assert [answer.status_code for answer in answers] == [200, 422, 404, 302, 410]
+    for answer in answers:
+        assert answer.headers["Cache-Control"] == "no-store"
+        assert answer.headers["Referrer-Policy"] == "no-referrer"
+
+
+def league_admin(app, auth, username="lea"):
+    """A league admin of Our table (not a site administrator), signed in; and their id."""
+    client = auth.member("admin", username=username)
+    with app.app_context():
+        user_id = db.session.scalar(select(User.id).where(User.username == username))
+    return client, user_id
+
+
+def still_opens(client, token) -> bool:
+    page = client.get(f"/invitations/{token}")
+    assert page.status_code in (200, 410), page.status_code
+    return page.status_code == 200
+
+
+def refused_for_its_maker(app, client, token):
+    """The link opens nothing, says why, and makes no account."""
+    page = client.get(f"/invitations/{token}")
+    assert page.status_code == 410
+    assert "no longer manages the league" in page.get_data(as_text=True)
+    assert join(client, token).status_code == 410
+    assert role_of(app, "newcomer") is None
+    with app.app_context():
+        assert db.session.scalar(select(User).where(User.username == "newcomer")) is None
+
+
+def test_an_invitation_ends_when_its_maker_is_disabled(app, table, auth, client):
+    """Disabled with a stolen password, say: what the thief made must not let them back in
+    with a new account. Putting the maker back in use doesn't reopen it."""
+    lea, lea_id = league_admin(app, auth)
+    token = make_link(lea)
+    assert table.client.post(f"/users/{lea_id}/disable").status_code == 302
+    refused_for_its_maker(app, client, token)
+    assert "No open invitations" in table.client.get("/leagues/our-table/members").text
+    assert table.client.post(f"/users/{lea_id}/enable").status_code == 302
+    assert client.get(f"/invitations/{token}").status_code == 410  # withdrawn for good
+    assert join(client, token).status_code == 410
+    assert role_of(app, "newcomer") is None
+
+
+@pytest.mark.parametrize("change", ["remove", str(int(Role.SCOREKEEPER)), str(int(Role.VIEWER))])
+def test_an_invitation_ends_when_its_maker_leaves_the_league_or_is_no_longer_its_admin(
+    app, table, auth, client, change
+):
+    lea, lea_id = league_admin(app, auth)
+    token = make_link(lea)
+    other, _other_id = league_admin(app, auth, "olga")
+    kept = make_link(other)
+    changed = table.client.post(
+        f"/leagues/our-table/members/{lea_id}", data={f"m{lea_id}-role": change}
+    )
+    assert changed.status_code == 302
+    refused_for_its_maker(app, client, token)
+    assert still_opens(client, kept)  # another admin's invitation is theirs
+    assert table.client.get("/leagues/our-table/members").text.count("Withdraw") == 1
+
+
+def test_an_invitation_whose_maker_lost_the_role_is_refused_even_if_left_open(
+    app, table, auth, client
+):
+    """The role is checked as the link is used, whatever changed it (a restore, the shell)."""
+    lea, lea_id = league_admin(app, auth)
+    token = make_link(lea)
+    with app.app_context():
+        membership = db.session.scalars(select(Membership).where(Membership.user_id == lea_id))
+        membership.one().role = int(Role.SCOREKEEPER)
+        db.session.commit()
+    refused_for_its_maker(app, client, token)
+    signed_in = auth.member("viewer", username="vera")
+    assert signed_in.post(f"/invitations/{token}").status_code == 410
+    assert role_of(app, "vera") is Role.VIEWER
+
+
+def test_a_site_administrators_invitation_lasts_while_they_are_one(app, table, client):
+    """A site administrator is admin of every league, member or not."""
+    token = make_link(table.client)
+    with app.app_context():
+        admin_id = db.session.scalar(select(User.id).where(User.username == "admin"))
+    removed = table.client.post(
+        f"/leagues/our-table/members/{admin_id}", data={f"m{admin_id}-role": "remove"}
+    )
+    assert removed.status_code == 302
+    assert still_opens(client, token)
+    assert join(client, token).status_code == 302

@@ -9,6 +9,7 @@ import re
 import shutil
 import threading
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,7 @@ from waitress.server import create_server
 from scorekeeper import create_app
 from scorekeeper.accounts import users as user_service
 from scorekeeper.models import db
+from scorekeeper.ops import serve
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -91,18 +93,33 @@ def browser() -> Iterator[Any]:
 @pytest.fixture
 def live_server(tmp_path: Path) -> Iterator[str]:
     """The app on 127.0.0.1 at a free port, with an administrator ``admin``."""
+    with serving(tmp_path) as base:
+        yield base
+
+
+@contextmanager
+def serving(tmp_path: Path, **config: Any) -> Iterator[str]:
+    """The app (with ``config`` on top) served by waitress on 127.0.0.1 at a free port,
+    with an administrator ``admin``; its address. ``waitress`` in ``config``: the options
+    ``mille-scorekeeper`` gives waitress, and tells the app (``ops/serve.py``)."""
+    as_served = config.pop("waitress", False)
     app = create_app(
         {
             "SECRET_KEY": "browser-tests",
             "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path}/live.db",
             "PASSWORD_HASH_METHOD": "pbkdf2:sha256:1000",
+            **config,
         }
     )
+    options: dict[str, Any] = {}
+    if as_served:
+        options = serve.waitress_options(app)
+        serve.served_by_waitress(app, options)
     with app.app_context():
         user_service.create_first_admin("admin", PASSWORD)
         db.session.remove()
     sockets: dict[int, Any] = {}  # waitress's socket map: the server and its connections
-    server = create_server(app, map=sockets, host="127.0.0.1", port=0, threads=4)
+    server = create_server(app, map=sockets, host="127.0.0.1", port=0, threads=4, **options)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{server.effective_port}"

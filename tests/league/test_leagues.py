@@ -672,6 +672,7 @@ LEAGUE_ROUTES = [
     ("POST", "/leagues/{slug}/seasons/{season}/delete", ADMIN),
     ("GET", "/leagues/{slug}/import", ADMIN),
     ("POST", "/leagues/{slug}/import", ADMIN),
+    ("POST", "/leagues/{slug}/import/parts", ADMIN),
     ("GET", "/leagues/{slug}/tonight", SCOREKEEPER),
     ("POST", "/leagues/{slug}/tonight", SCOREKEEPER),
 ]
@@ -802,12 +803,13 @@ def test_hostile_requests_never_fail_and_refusals_change_nothing(table, app, dat
         ("POST", "/leagues/our-table/seasons", ["name", "starts_on", "ends_on"]),
         ("POST", "/leagues/our-table/seasons/{season}", ["name", "starts_on", "ends_on"]),
         ("POST", "/leagues/our-table/owes/{ben}/{ana}", ["through", "count", "net"]),
-        ("POST", "/leagues/our-table/import", ["format", "file"]),
+        ("POST", "/leagues/our-table/import", ["format", "file", "upload"]),
+        ("POST", "/leagues/our-table/import/parts", ["upload", "offset", "part"]),
     ]  # fmt: skip
     method, path, fields = data.draw(st.sampled_from(paths))
     values = {name: data.draw(hostile_value()) for name in fields}
-    if "file" in values:
-        values["file"] = (io.BytesIO(values["file"].encode("utf-8", "replace")), "x.csv")
+    for name in {"file", "part"} & values.keys():
+        values[name] = (io.BytesIO(values[name].encode("utf-8", "replace")), "x.csv")
     before = snapshot(app)
     url = path.format(**ids)
     if method == "GET":

@@ -233,3 +233,64 @@ def test_a_restore_does_not_reopen_a_seat_link_stopped_after_the_backup(sqlite_a
         assert seats.open_seat(stopped) is None
         assert seats.open_seat(kept) is not None
         db.session.remove()
+
+
+def make_account(app, username="mallory"):
+    with app.app_context():
+        user_service.create_user(username, "a long passphrase")
+        db.session.remove()
+
+
+def disable(app, username="mallory"):
+    with app.app_context():
+        user_service.set_disabled(user_service.user_by_name(username).id, True, by=0)
+        db.session.remove()
+
+
+def signs_in(app, username="mallory"):
+    data = {"username": username, "password": "a long passphrase"}
+    return app.test_client().post("/login", data=data).status_code == 302
+
+
+def backup_disable_restore(app, file, back_at=None):
+    """An account in use in the backup, disabled after it; then the backup restored."""
+    from tests.ops.test_backup import at_revision
+
+    make_account(app)
+    assert signs_in(app)
+    if back_at is None:
+        with app.app_context():
+            backup.backup(str(file))
+    else:
+        at_revision(app, back_at, lambda: backup.backup(str(file)))
+    disable(app)
+    assert not signs_in(app)
+    return restore(app, file)
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "json"])
+def test_a_restore_keeps_an_account_disabled_since_the_backup_disabled(sqlite_app, tmp_path, kind):
+    """Disabled because its password leaked, say: the backup must not put it back in use."""
+    output = backup_disable_restore(sqlite_app, tmp_path / f"league.{kind}")
+    assert "1 account kept disabled" in output
+    assert not signs_in(sqlite_app)
+    assert opens_the_account(signed_in(sqlite_app))  # the others as they were
+
+
+def test_a_json_restore_keeps_an_account_disabled_on_this_database(app, tmp_path):
+    """The same on the tests' database (PostgreSQL when DATABASE_URL is set)."""
+    assert "1 account kept disabled" in backup_disable_restore(app, tmp_path / "league.json")
+    assert not signs_in(app)
+    assert opens_the_account(signed_in(app))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", ["sqlite", "json"])
+def test_a_backup_from_before_accounts_could_be_disabled_keeps_one_disabled(
+    sqlite_app, tmp_path, kind
+):
+    """A backup of schema 0015, which had no ``disabled_at``: the account is disabled again
+    once the restored database is brought up to date."""
+    output = backup_disable_restore(sqlite_app, tmp_path / f"old.{kind}", "0015_seat_links")
+    assert "1 account kept disabled" in output
+    assert not signs_in(sqlite_app)

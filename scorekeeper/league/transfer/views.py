@@ -4,13 +4,27 @@ and saved all or nothing (:mod:`.read_csv`, :mod:`.read_json`, :mod:`.save`)."""
 import io
 import shutil
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import IO
 
-from flask import Blueprint, Response, render_template, stream_template, stream_with_context
+from flask import (
+    Blueprint,
+    Response,
+    current_app,
+    jsonify,
+    render_template,
+    stream_template,
+    stream_with_context,
+)
 
-from scorekeeper.accounts.permissions import league_or_404
-from scorekeeper.league.forms import ImportForm
+from scorekeeper.accounts.permissions import acting_user, league_or_404
+from scorekeeper.errors import Conflict, NotFound, ServiceError
+from scorekeeper.league.forms import ImportForm, ImportPartForm
 from scorekeeper.league.transfer import export_csv as csv_export
 from scorekeeper.league.transfer import export_json as json_export
+from scorekeeper.league.transfer import parts
+from scorekeeper.league.transfer.parts import MAX_IMPORT_BYTES
 from scorekeeper.league.transfer.plan import ImportPlan, ImportProblems
 from scorekeeper.league.transfer.read_csv import parse_csv
 from scorekeeper.league.transfer.read_json import parse_json_file
@@ -21,9 +35,6 @@ from scorekeeper.web.streaming import sent_as_made
 from scorekeeper.web.translation import gettext
 
 bp = Blueprint("transfer", __name__)
-
-#: The largest file an import reads (a season of thousands of games is far smaller).
-MAX_IMPORT_BYTES = 50 * 1024 * 1024
 
 
 @bp.get("/leagues/<slug>/export.csv")
@@ -58,26 +69,69 @@ def import_games(slug: str) -> str | Response | tuple[str, int]:
     league = league_or_404(slug, Role.ADMIN)
     form = ImportForm()
     if not form.validate_on_submit():
-        return render_template("league/import.html", league=league, form=form), (
-            422 if form.errors else 200
-        )
+        return _import_page(league, form), 422 if form.errors else 200
     try:
-        plan = _read_import(league, form)
+        with _uploaded(form) as upload:
+            plan = _read_import(league, form, upload)
     except ImportProblems as problems:
-        return render_template(
-            "league/import.html", league=league, form=form, problems=problems.problems
-        ), 422
+        return _import_page(league, form, problems.problems), 422
     progress = run_import(league.id, plan)
     return sent_as_made(
         stream_template("league/import_progress.html", league=league, progress=progress)
     )
 
 
-def _read_import(league: League, form: ImportForm) -> ImportPlan:
-    upload = form.file.data.stream  # spooled to a temporary file: read as a stream
+def _import_page(league: League, form: ImportForm, problems: list[str] | None = None) -> str:
+    """The import page; a file larger than the server receives at once (waitress: the
+    pages' limit) is sent by its script in parts of ``parts_of`` bytes."""
+    server_most = current_app.config.get("SERVER_MAX_BODY")
+    return render_template(
+        "league/import.html",
+        league=league,
+        form=form,
+        problems=problems,
+        parts_of=parts.PART_BYTES if server_most and server_most < MAX_IMPORT_BYTES else None,
+    )
+
+
+@bp.post("/leagues/<slug>/import/parts")
+def import_part(slug: str) -> tuple[Response, int]:
+    """One part of a file too large for one request (``parts.py``): the upload's id and
+    what it holds, as JSON for the import page's script, or why not (``error``)."""
+    league_or_404(slug, Role.ADMIN)
+    user = acting_user()
+    form = ImportPartForm()
+    if user is None or not form.validate_on_submit():
+        return jsonify(error=gettext("This part could not be read: choose the file again.")), 422
+    try:
+        upload, received = parts.receive(
+            user.id, form.upload.data or "", form.offset.data or 0, form.part.data.stream
+        )
+    except (Conflict, NotFound) as refused:
+        return jsonify(error=refused.message), 409 if isinstance(refused, Conflict) else 404
+    except ServiceError as refused:
+        return jsonify(error=refused.message), 422
+    return jsonify(upload=upload, received=received), 200
+
+
+@contextmanager
+def _uploaded(form: ImportForm) -> Iterator[IO[bytes]]:
+    """The file to import: the form's, or the one its script sent in parts before."""
+    if not form.upload.data:
+        yield form.file.data.stream  # spooled to a temporary file: read as a stream
+        return
+    user = acting_user()
+    try:
+        with parts.taken(user.id if user else 0, form.upload.data) as whole:
+            yield whole
+    except NotFound as gone:
+        raise ImportProblems([gone.message]) from None
+
+
+def _read_import(league: League, form: ImportForm, upload: IO[bytes]) -> ImportPlan:
     upload.seek(0, io.SEEK_END)
     if upload.tell() > MAX_IMPORT_BYTES:
-        raise ImportProblems([gettext("The file is larger than 50 MB; split it in parts.")])
+        raise ImportProblems([parts.too_large()])
     upload.seek(0)
     if form.format.data != "json":
         # The import reads the file again as it saves, after the request's own copy is

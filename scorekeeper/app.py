@@ -32,6 +32,7 @@ from scorekeeper.web import (
     assets,
     errors,
     filters,
+    game_words,
     health,
     https,
     i18n,
@@ -204,6 +205,7 @@ def register_template_helpers(app: Flask) -> None:
     i18n.init_app(app)
     messages.init_app(app)
     filters.init_app(app)
+    game_words.init_app(app)
     app.add_template_global(preset_rules)
     app.add_template_global(app_version)
     app.add_template_global(may)

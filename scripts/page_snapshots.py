@@ -314,9 +314,10 @@ def snapshot(out: Path, *, api: bool = False, league: bool = False, zipped: bool
         if league:
             let_go(app)
             record["revision"] = revision(database)
-            write(out, "league.sqlite", copied(database, Path(folder) / "copy.sqlite"), zipped)
+            kept = copied(database, Path(folder) / "copy.sqlite")
             text = json.dumps(record, indent=1, ensure_ascii=False) + "\n"
-            written = write(out, "league.json", text.encode(), zipped=False)
+            written = write(out, "league.sqlite", kept, zipped)
+            written += write(out, "league.json", text.encode(), zipped=False)
         written += replay(app, record, out, zipped)
         let_go(app)
     return written

@@ -16,10 +16,24 @@ Only the pages' URLs and forms are used, plus two calls that have not moved in y
 What can't be the same twice is masked: the one-time tokens of forms (``uuid4``), the
 sign-out button's CSRF token, and the fingerprints of static files (a changed script is
 not a changed page).
+
+``--api`` saves the JSON API's answers too (:data:`API`, each game's and its history):
+``OUT/api/<name>.json``. ``--league`` keeps the league the evening made, to render again
+with newer code after it upgraded it (:func:`replay`; ``tests/ops/test_upgrade.py``):
+``OUT/league.sqlite``, the database as the evening left it, and ``OUT/league.json``,
+what was rendered from it (the games' ids, the API token, the clock, every request).
+``--checkout DIR`` runs the app of another checkout (older code, its own virtualenv) with
+this script, ``--gzip`` compresses every file written (``.gz``, the same bytes each time)::
+
+    /tmp/before/.venv/bin/python -m scripts.page_snapshots --checkout /tmp/before \
+        --league --gzip tests/ops/data/upgrade_0017
 """
 
 import argparse
+import gzip
+import json
 import re
+import sqlite3
 import sys
 import tempfile
 from collections.abc import Iterator
@@ -61,6 +75,13 @@ PAGES: list[tuple[str, str, str, dict[str, str] | None]] = [
     ("members", "GET", "/leagues/our-table/members", None),
     ("seasons", "GET", "/leagues/our-table/seasons", None),
     ("import", "GET", "/leagues/our-table/import", None),
+    ("receipt", "GET", "/games/{paid}/receipt", None),
+    ("receipt-skunk", "GET", "/games/{skunk}/receipt", None),
+    ("count-again", "GET", "/games/{in_progress}/deals/2/count", None),
+    ("chances", "GET", "/leagues/our-table/games/new/chances?player0=Ana&player1=Chlo%C3%A9", None),
+    ("tonight", "GET", "/leagues/our-table/tonight", None),
+    ("season", "GET", "/leagues/our-table/seasons/1", None),
+    ("player-chloe", "GET", "/leagues/our-table/players/3", None),
     # Forms with errors: what was typed stays, each problem is said beside its field.
     (
         "deal-errors",
@@ -121,6 +142,22 @@ PAGES: list[tuple[str, str, str, dict[str, str] | None]] = [
 ]
 
 
+#: (name, path) of the JSON API's answers saved with ``--api``, besides each game's own
+#: (``game-<name>``) and its history (``history-<name>``), for every game of the evening.
+API: list[tuple[str, str]] = [
+    ("leagues", "/api/v1/leagues"),
+    ("league", "/api/v1/leagues/our-table"),
+    ("standings", "/api/v1/leagues/our-table/standings"),
+    ("games", "/api/v1/leagues/our-table/games"),
+    ("games-finished", "/api/v1/leagues/our-table/games?status=finished"),
+    ("games-of-ana", "/api/v1/leagues/our-table/games?player=Ana"),
+]
+GAME_API: list[tuple[str, str]] = [
+    ("game-{name}", "/api/v1/games/{id}"),
+    ("history-{name}", "/api/v1/games/{id}/history"),
+]
+
+
 class StoppedClock(datetime):
     """``datetime`` whose ``now()`` is :attr:`moment`, moved on by hand between steps."""
 
@@ -148,7 +185,8 @@ def tick() -> None:
     StoppedClock.moment += timedelta(minutes=1)
 
 
-def build(folder: Path) -> Flask:
+def build(database: str) -> Flask:
+    """The app on ``database`` (a URL), migrated to the newest schema the code knows."""
     from scorekeeper import create_app
 
     return create_app(
@@ -157,9 +195,18 @@ def build(folder: Path) -> Flask:
             "SECRET_KEY": "snapshots",
             "WTF_CSRF_ENABLED": False,
             "PASSWORD_HASH_METHOD": "pbkdf2:sha256:1000",
-            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder / 'snapshots.sqlite'}",
+            "SQLALCHEMY_DATABASE_URI": database,
         }
     )
+
+
+def let_go(app: Flask) -> None:
+    """Close the app's connections (SQLite's write-ahead log goes into the file)."""
+    with app.app_context():
+        from scorekeeper.models import db
+
+        db.session.remove()
+        db.engine.dispose()
 
 
 def ok(response: Any, *codes: int) -> Any:
@@ -253,31 +300,113 @@ def evening(app: Flask) -> dict[str, int]:
     return games
 
 
-def snapshot(out: Path) -> int:
-    """Render every page of :data:`PAGES` in both languages into ``out``; how many."""
+def snapshot(out: Path, *, api: bool = False, league: bool = False, zipped: bool = False) -> int:
+    """Play the evening, then render every page of :data:`PAGES` in both languages into
+    ``out`` (and the answers of :data:`API` with ``api``; with ``league``, keep the league
+    to render again, :func:`replay`); how many files."""
+    StoppedClock.moment = START
     with tempfile.TemporaryDirectory() as folder, stopped_clock():
-        app = build(Path(folder))
+        database = Path(folder) / "snapshots.sqlite"
+        app = build(f"sqlite:///{database}")
         games = evening(app)
+        record = requests(games, api_token(app) if api or league else None)
+        written = 0
+        if league:
+            let_go(app)
+            record["revision"] = revision(database)
+            kept = copied(database, Path(folder) / "copy.sqlite")
+            text = json.dumps(record, indent=1, ensure_ascii=False) + "\n"
+            written = write(out, "league.sqlite", kept, zipped)
+            written += write(out, "league.json", text.encode(), zipped=False)
+        written += replay(app, record, out, zipped)
+        let_go(app)
+    return written
+
+
+def requests(games: dict[str, int], token: str | None) -> dict[str, Any]:
+    """What :func:`replay` renders after the evening: its pages (and answers, given a
+    token), each request written out, the clock's moment, the games' ids."""
+    answers = list(API) + [
+        (name.format(name=game), path.format(id=number))
+        for game, number in games.items()
+        for name, path in GAME_API
+    ]
+    return {
+        "moment": StoppedClock.moment.isoformat(),
+        "games": games,
+        "token": token,
+        "pages": [[name, method, path.format(**games), form] for name, method, path, form in PAGES],
+        "api": [list(answer) for answer in answers] if token else [],
+    }
+
+
+def replay(app: Flask, record: dict[str, Any], out: Path, zipped: bool = False) -> int:
+    """Sign in at the moment ``record`` says, then render its pages in English and French,
+    masked, and its API answers, into ``out``; how many files. On a league an older
+    version of the app made, it renders what that version rendered, through this one."""
+    StoppedClock.moment = datetime.fromisoformat(record["moment"])
+    written = 0
+    with stopped_clock():
         client = app.test_client()
         ok(client.post("/login", data={"username": "admin", "password": PASSWORD}), 302)
-        written = 0
         for language in ("en", "fr"):
             client.set_cookie("lang", language)
-            (out / language).mkdir(parents=True, exist_ok=True)
-            for name, method, path, form in PAGES:
-                response = client.open(path.format(**games), method=method, data=form)
+            for name, method, path, form in record["pages"]:
+                response = client.open(path, method=method, data=form)
                 assert response.status_code < 500, (name, response.status_code)
-                page = masked(response.get_data(as_text=True))
-                (out / language / f"{name}.html").write_text(
-                    f"<!-- {response.status_code} -->\n{page}"
-                )
-                written += 1
-        with app.app_context():
-            from scorekeeper.models import db
-
-            db.session.remove()
-            db.engine.dispose()
+                page = f"<!-- {response.status_code} -->\n{masked(response.get_data(as_text=True))}"
+                written += write(out, f"{language}/{name}.html", page.encode(), zipped)
+        script = app.test_client()
+        for name, path in record["api"]:
+            headers = {"Authorization": f"Bearer {record['token']}"}
+            answer = script.get(path, headers=headers)
+            assert answer.status_code == 200, (name, answer.status_code, answer.get_data())
+            written += write(out, f"api/{name}.json", answer.get_data(), zipped)
     return written
+
+
+def api_token(app: Flask) -> str:
+    """An API token of the site administrator, made on the account page."""
+    client = app.test_client()
+    ok(client.post("/login", data={"username": "admin", "password": PASSWORD}), 302)
+    form = {"token-name": "snapshots", "token-submit": "1"}
+    page = ok(client.post("/account", data=form), 201).get_data(as_text=True)
+    found = re.search(r'<code class="token">([^<]+)</code>', page)
+    assert found, page[:2000]
+    return found[1]
+
+
+def revision(database: Path) -> str:
+    with sqlite3.connect(database) as connection:
+        (found,) = connection.execute("SELECT version_num FROM alembic_version").fetchone()
+    connection.close()
+    return str(found)
+
+
+def copied(database: Path, copy: Path) -> bytes:
+    """The SQLite file's bytes, compacted (``VACUUM INTO``: no free pages, no log)."""
+    with sqlite3.connect(database) as connection:
+        connection.execute("VACUUM INTO ?", (str(copy),))
+    connection.close()
+    return copy.read_bytes()
+
+
+def write(out: Path, name: str, data: bytes, zipped: bool) -> int:
+    """Write ``out/name`` (``name.gz`` when ``zipped``, the same bytes every time); 1."""
+    path = out / (f"{name}.gz" if zipped else name)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(gzip.compress(data, mtime=0) if zipped else data)
+    return 1
+
+
+def use_checkout(folder: Path) -> None:
+    """Import the app from the checkout in ``folder`` rather than from this one."""
+    root = folder.resolve()
+    sys.path.insert(0, str(root))
+    import scorekeeper
+
+    if not Path(scorekeeper.__file__).resolve().is_relative_to(root):
+        raise SystemExit(f"scorekeeper was already imported from {scorekeeper.__file__}")
 
 
 def masked(page: str) -> str:
@@ -290,8 +419,15 @@ def masked(page: str) -> str:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("out", type=Path, help="folder to write the pages into")
+    parser.add_argument("--api", action="store_true", help="the API's answers too")
+    parser.add_argument("--league", action="store_true", help="keep the league (and --api)")
+    parser.add_argument("--gzip", action="store_true", help="compress every file written")
+    parser.add_argument("--checkout", type=Path, help="run the app of this checkout")
     args = parser.parse_args(argv)
-    print(f"{snapshot(args.out)} pages written to {args.out}", file=sys.stderr)
+    if args.checkout:
+        use_checkout(args.checkout)
+    written = snapshot(args.out, api=args.api, league=args.league, zipped=args.gzip)
+    print(f"{written} files written to {args.out}", file=sys.stderr)
 
 
 if __name__ == "__main__":

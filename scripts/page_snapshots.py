@@ -413,7 +413,10 @@ def masked(page: str) -> str:
     """The page without what differs on every render: form tokens and file fingerprints."""
     page = re.sub(r'value="[0-9a-f]{32}"', 'value="TOKEN"', page)
     page = re.sub(r'(name="csrf_token" value=)"[^"]*"', r'\1"CSRF"', page)
-    return re.sub(r"\?v=[0-9a-f]{8,}", "?v=HASH", page)
+    page = re.sub(r"\?v=[0-9a-f]{8,}", "?v=HASH", page)
+    # The app's version in every page's footer (since 0.3.0): a release is not a change of
+    # the pages it shows.
+    return re.sub(r'\n *<p class="version">[^<]*</p>', "", page)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -119,7 +119,8 @@ def receipt(game_id: int) -> str:
     game = access.game(game_id)
     member = role_in(game.league) is not None
     link = url_for("table.game", game_id=game_id, _external=True)
-    return _render_receipt(game, link, show_handle=member, back=link, by_link=False)
+    back = url_for("table.game", game_id=game_id)
+    return _render_receipt(game, link, show_handle=member, back=back, by_link=False)
 
 
 # The player's side: the card their link opens ------------------------------------------

@@ -157,12 +157,22 @@ def rendered_after_upgrade(url: str, out: Path) -> str:
     return str(found)
 
 
+#: Pages changed on purpose since the league was made, and why: left out of the comparison.
+CHANGED_ON_PURPOSE = {
+    # Issue 34, point 9: under waitress a large file is sent in parts, so the file input is
+    # no longer required and the form carries the name of the parts' upload.
+    "import": "a large import goes in parts",
+}
+
+
 def page_differences(out: Path, kept: Path) -> list[str]:
     """Each page that is not what the old code rendered, with the start of the difference
     (the old one is written into ``kept``, to compare the folders whole)."""
     found = []
     for language in ("en", "fr"):
         for name, *_ in RECORD["pages"]:
+            if name in CHANGED_ON_PURPOSE:
+                continue
             page = f"{language}/{name}.html"
             before = snapshots.masked(stored(page).decode())
             after = snapshots.masked((out / page).read_text())

@@ -15,7 +15,16 @@ from .accounts import (
 )
 from .api import IdempotencyKey
 from .base import MAX_ID, MAX_SEATS, Base, Model, db, utcnow
-from .league import GameResult, LeagueRound, PairRecord, PlayerRecord, Season, SeasonRecord
+from .league import (
+    GameResult,
+    KindRecord,
+    KindResult,
+    LeagueRound,
+    PairRecord,
+    PlayerRecord,
+    Season,
+    SeasonRecord,
+)
 from .table import (
     FINISHED,
     IN_PROGRESS,
@@ -46,6 +55,8 @@ __all__ = [
     "GameSeat",
     "IdempotencyKey",
     "Invitation",
+    "KindRecord",
+    "KindResult",
     "League",
     "LeagueRound",
     "LoginThrottle",

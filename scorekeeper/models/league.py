@@ -89,6 +89,73 @@ class GameResult(Model):
     skill_sigma_after: Mapped[int] = mapped_column(default=SKILL_START_SIGMA)
 
 
+class KindResult(Model):
+    """One player's result of one finished game of a kind other than Mille (whose results
+    are :class:`GameResult`), in the order of that kind's games in the league.
+
+    Game order is ``(finished_at, game_id)``; ``number`` and the skill after it depend on
+    the player's earlier games of the kind, so a change to a game re-rates every later
+    one of its kind (:mod:`scorekeeper.records.kind_records`).
+    """
+
+    __table_args__ = (
+        Index("ix_kind_result_order", "league_id", "kind", "finished_at", "game_id"),
+        Index("ix_kind_result_player", "player_id", "kind", "finished_at", "game_id"),
+    )
+
+    game_id: Mapped[int] = mapped_column(
+        ForeignKey("game.id", ondelete="CASCADE"), primary_key=True
+    )
+    player_id: Mapped[int] = mapped_column(
+        ForeignKey("player.id", ondelete="CASCADE"), primary_key=True
+    )
+    league_id: Mapped[int] = mapped_column(ForeignKey("league.id", ondelete="CASCADE"))
+    kind: Mapped[str] = mapped_column(String(20))
+    seat: Mapped[int]
+    #: The side the seat played on (its seat, or Scotch Whist's pair): rated together.
+    side: Mapped[int]
+    finished_at: Mapped[datetime]
+    #: Money received minus paid over the game, in cents.
+    net: Mapped[Cents]
+    deals_won: Mapped[int]
+    #: 1 for the best; sides that finish level share it (engine.games.outcome).
+    place: Mapped[int]
+    won: Mapped[bool]
+    points_for: Mapped[int]
+    points_against: Mapped[int]
+    # Running values, in the kind's game order.
+    number: Mapped[int] = mapped_column(default=0)
+    skill_mu_after: Mapped[int] = mapped_column(default=SKILL_START_MU)
+    skill_sigma_after: Mapped[int] = mapped_column(default=SKILL_START_SIGMA)
+
+
+class KindRecord(Model):
+    """A player's record in one kind of game, over all time: :class:`KindResult` added up,
+    and the skill after the last game counted (the standings of that game read it)."""
+
+    league_id: Mapped[int] = mapped_column(
+        ForeignKey("league.id", ondelete="CASCADE"), primary_key=True
+    )
+    kind: Mapped[str] = mapped_column(String(20), primary_key=True)
+    player_id: Mapped[int] = mapped_column(
+        ForeignKey("player.id", ondelete="CASCADE"), primary_key=True
+    )
+    played: Mapped[int]
+    won: Mapped[int]
+    deals_won: Mapped[int]
+    money_won: Mapped[Cents]  # the nets of the games that ended above 0, added up
+    money_lost: Mapped[Cents]  # those below 0, as a positive amount
+    points_for: Mapped[int]
+    points_against: Mapped[int]
+    skill_mu: Mapped[int]
+    skill_sigma: Mapped[int]
+    last_played_at: Mapped[datetime]
+
+    @property
+    def net(self) -> int:
+        return self.money_won - self.money_lost
+
+
 class LeagueRound(Model):
     """A round of games started together from "Tonight", kept for who sat it out: the next
     odd player out is whoever has sat out least recently (:mod:`..league.pairing`)."""

@@ -92,6 +92,18 @@ def after_game(winner: Skill, loser: Skill) -> tuple[Skill, Skill]:
     return _stored(new_winner.mu, new_winner.sigma), _stored(new_loser.mu, new_loser.sigma)
 
 
+def after_places(sides: list[list[Skill]], places: list[int]) -> list[list[Skill]]:
+    """Each side's players' skills after a game of several sides that finished in these
+    ``places`` (1 for the best; level sides share a place): the games other than Mille,
+    whose sides are a player each, or Scotch Whist's partners. Each skill already widened
+    for the time away (:func:`away`)."""
+    rated = MODEL.rate(
+        [[_rating(skill) for skill in side] for side in sides],
+        ranks=[float(place) for place in places],
+    )
+    return [[_stored(player.mu, player.sigma) for player in side] for side in rated]
+
+
 def _rating(skill: Skill) -> Any:
     return MODEL.rating(mu=skill.mu / STORED, sigma=skill.sigma / STORED)
 

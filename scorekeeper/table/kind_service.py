@@ -18,7 +18,7 @@ from sqlalchemy import Table, delete, insert, or_
 
 from scorekeeper.database import writing
 from scorekeeper.engine.game import DealAfterEnd
-from scorekeeper.engine.games import Entry, GameKind, Payment, Setup, Sitting, kind_named
+from scorekeeper.engine.games import Entry, Payment, Sitting
 from scorekeeper.errors import Conflict, NotFound
 from scorekeeper.models import (
     FINISHED,
@@ -31,34 +31,10 @@ from scorekeeper.models import (
     db,
     utcnow,
 )
+from scorekeeper.records.sittings import kind_of, setup_of, sitting_of
 from scorekeeper.table import audit
 from scorekeeper.table.service import check_version, first_use, locked_game
 from scorekeeper.web.translation import gettext
-
-
-def kind_of(game: Game) -> GameKind:
-    """The engine module that keeps ``game``."""
-    return kind_named(game.kind)
-
-
-def setup_of(game: Game) -> Setup:
-    """The game's setup, as its kind read it when the game started."""
-    stored = game.setup or {}
-    return Setup(
-        players=len(game.seats), rules=stored.get("rules", {}), stakes=stored.get("stakes", {})
-    )
-
-
-def sitting_of(
-    game: Game, entries: Sequence[Entry] | None = None, *, ended: bool | None = None
-) -> Sitting:
-    """The game replayed by its kind from its stored deals (or from ``entries``), ended
-    as it stands (or as ``ended`` says: a sitting is ended by its scorekeeper)."""
-    if entries is None:
-        entries = [deal.entry or {} for deal in game.deals]
-    if ended is None:
-        ended = game.status == FINISHED
-    return kind_of(game).replay(setup_of(game), game.first_dealer, entries, ended=ended)
 
 
 def who_pays(game: Game) -> tuple[str, int]:

@@ -26,6 +26,7 @@ from .continental_rummy import CONTINENTAL_RUMMY
 from .gamblers_rummy import GAMBLERS_RUMMY
 from .knock_rummy import KNOCK_RUMMY
 from .mille import MILLE
+from .outcome import SeatOutcome, outcome
 from .problems import CODES
 from .rummy import RUMMY
 from .scotch_whist import SCOTCH_WHIST
@@ -61,8 +62,10 @@ __all__ = [
     "Problem",
     "Reason",
     "Refused",
+    "SeatOutcome",
     "Setup",
     "Sitting",
     "Transfer",
     "kind_named",
+    "outcome",
 ]

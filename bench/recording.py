@@ -77,10 +77,17 @@ OTHER_GAMES: dict[str, tuple[list[str], dict[str, Any], dict[str, Any]]] = {
     ),
     "scotch-whist": (
         ["Ana", "Ben", "Cy", "Dan"],
-        {"game": "1.00", "rules": {"target": 1000, "partnerships": True}},
+        {"game": "1.00", "rules": {"target": 120, "partnerships": True}},
         {"honours": {"jack": 0, "ace": 1, "king": 1, "queen": 0, "ten": 0}, "cards": [20, 16]},
     ),
     "spoil-five": (["Ana", "Ben", "Cy", "Dan", "Eve"], {"ante": "0.50"}, {"winner": None}),
+}
+
+
+#: The deal that ends a Scotch Whist game to 120 after its three opening deals (75 to 21).
+WHIST_LAST = {
+    "honours": {"jack": 0, "ace": 0, "king": 0, "queen": 0, "ten": 0},
+    "cards": [36, 0],
 }
 
 
@@ -265,6 +272,9 @@ def other_paths(
         (f"{game}, {what}", on_fresh_sitting(method, url, sent, status))
         for what, method, url, sent, status in sends
         if not (what == "finish" and game == "scotch-whist")  # it ends by its own rule
+    ] + [
+        ("scotch-whist, last deal", on_fresh_sitting("POST", games + "/deals", WHIST_LAST, 201))
+        for _ in range(game == "scotch-whist")
     ]
 
 

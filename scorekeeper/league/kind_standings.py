@@ -1,89 +1,92 @@
-"""The standings of a game of any kind but Mille (whose own are :mod:`.standings`): for each
-player who finished a game of it, the games played, what they won and their net money.
+"""The standings of a game of any kind but Mille (whose own are :mod:`.standings`): each
+player who finished a game of it, with what they won, their money and their rating.
 
-Read from what every change keeps: the games' seats, their ledgers (:class:`Movement`,
-whose sums are the balances) and each deal's winner. A game that ends by its own rule
-counts the games each player won (their side's); a sitting, which the scorekeeper ends,
-the deals each player won.
+Read from the records every change keeps (:mod:`..records.kind_records`): one row per
+player, whatever the league's history. A game that ends by its own rule counts the games
+each player won (their side's); a sitting, which the scorekeeper ends, the deals each
+player won.
 """
 
-from collections import defaultdict
 from dataclasses import dataclass
-from typing import Any
+from datetime import datetime
 
-from sqlalchemy import Select, func, select
+from sqlalchemy import select
 
 from scorekeeper.engine.games import kind_named
-from scorekeeper.models import FINISHED, Deal, Game, GameSeat, Movement, Player, db
+from scorekeeper.models import KindRecord, Player, db, utcnow
+from scorekeeper.records import skill
+from scorekeeper.records.skill import Provisional, Skill
 
 
 @dataclass(frozen=True)
 class KindStanding:
-    """One player's line: finished games played, games or deals won, net money (cents)."""
+    """One player's line in the standings of one game."""
 
     player_id: int
     name: str
     played: int
+    #: Games won in a game that ends by its rule; deals won in a sitting.
     won: int
-    net: int
+    games_won: int
+    deals_won: int
+    money_won: int
+    money_lost: int
+    points_for: int
+    points_against: int
+    skill: Skill
+    provisional: Provisional | None
+
+    @property
+    def net(self) -> int:
+        return self.money_won - self.money_lost
+
+    @property
+    def per_game(self) -> int:
+        """Money won per game played, in whole cents (rounded towards zero)."""
+        return int(self.net / self.played) if self.played else 0
+
+    @property
+    def rating(self) -> int:
+        """The skill's mean on the Elo scale (:func:`.skill.points`)."""
+        return skill.points(self.skill.mu)
+
+    @property
+    def spread(self) -> int:
+        return skill.spread(self.skill.sigma)
+
+    @property
+    def conservative(self) -> int:
+        return skill.points(self.skill.conservative)
 
 
-def _counted(league_id: int, kind: str) -> Select[Any]:
-    """The league's finished games of ``kind`` that count (not abandoned)."""
-    return select(Game.id).where(
-        Game.league_id == league_id,
-        Game.kind == kind,
-        Game.status == FINISHED,
-        Game.abandoned_at.is_(None),
-    )
-
-
-def _nets(games: Select[Any]) -> dict[tuple[int, int | None], int]:
-    """Each (game, seat)'s money received minus paid: sums over the games' ledgers."""
-    nets: dict[tuple[int, int | None], int] = defaultdict(int)
-    for seat_column, sign in ((Movement.payee_seat, 1), (Movement.payer_seat, -1)):
-        sums = db.session.execute(
-            select(Movement.game_id, seat_column, func.sum(Movement.amount))
-            .where(Movement.game_id.in_(games), seat_column.is_not(None))
-            .group_by(Movement.game_id, seat_column)
-        )
-        for game_id, seat, amount in sums:
-            nets[game_id, seat] += sign * int(amount)
-    return nets
-
-
-def _deals_won(games: Select[Any]) -> dict[tuple[int, int | None], int]:
-    rows = db.session.execute(
-        select(Deal.game_id, Deal.winner_seat, func.count())
-        .where(Deal.game_id.in_(games), Deal.winner_seat.is_not(None))
-        .group_by(Deal.game_id, Deal.winner_seat)
-    )
-    return {(game_id, seat): count for game_id, seat, count in rows}
-
-
-def kind_standings(league_id: int, kind: str) -> list[KindStanding]:
+def kind_standings(league_id: int, kind: str, now: datetime | None = None) -> list[KindStanding]:
     """Every player who finished a game of ``kind`` in the league, best net first (then
-    most won, then by name)."""
-    games = _counted(league_id, kind)
-    seats = db.session.execute(
-        select(GameSeat.game_id, GameSeat.seat, Player.id, Player.name)
-        .join(Player, Player.id == GameSeat.player_id)
-        .where(GameSeat.game_id.in_(games))
-    ).all()
-    nets = _nets(games)
+    most won, then by name). A rating's uncertainty widens for the time away until ``now``."""
+    now = now or utcnow()
     by_games = kind_named(kind).ends_itself
-    won = {} if by_games else _deals_won(games)
-    lines: dict[int, list[int]] = {}
-    names: dict[int, str] = {}
-    for game_id, seat, player_id, name in seats:
-        names[player_id] = name
-        line = lines.setdefault(player_id, [0, 0, 0])
-        net = nets.get((game_id, seat), 0)
-        line[0] += 1
-        line[1] += int(net > 0) if by_games else won.get((game_id, seat), 0)
-        line[2] += net
+    rows = db.session.execute(
+        select(KindRecord, Player.name)
+        .join(Player, Player.id == KindRecord.player_id)
+        .where(KindRecord.league_id == league_id, KindRecord.kind == kind)
+    )
     found = [
-        KindStanding(player_id, names[player_id], played, wins, net)
-        for player_id, (played, wins, net) in lines.items()
+        KindStanding(
+            player_id=record.player_id,
+            name=name,
+            played=record.played,
+            won=record.won if by_games else record.deals_won,
+            games_won=record.won,
+            deals_won=record.deals_won,
+            money_won=record.money_won,
+            money_lost=record.money_lost,
+            points_for=record.points_for,
+            points_against=record.points_against,
+            skill=skill.away(
+                Skill(record.skill_mu, record.skill_sigma),
+                skill.days_between(record.last_played_at, now),
+            ),
+            provisional=skill.provisional(record.played, record.last_played_at, now),
+        )
+        for record, name in rows
     ]
     return sorted(found, key=lambda row: (-row.net, -row.won, row.name.casefold()))

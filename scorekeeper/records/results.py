@@ -23,7 +23,7 @@ from sqlalchemy import delete, insert, select, union_all, update
 
 from scorekeeper.database import insert_many
 from scorekeeper.models import MILLE, Game, GameResult, PairRecord, PlayerRecord, SeasonRecord, db
-from scorekeeper.records import totals
+from scorekeeper.records import kind_records, totals
 from scorekeeper.records.ratings import (
     FIRST_GAME,
     Running,
@@ -40,14 +40,17 @@ def game_changed(game: Game, *, was_finished: bool = True, league_locked: bool =
 
     The caller holds the game's lock (``table.service.locked_game``); the league's is
     taken here, once something derived is to change, unless ``league_locked`` says the
-    caller took it already (an ordinary deal changes nothing here, and so records side
-    by side with the league's other tables). ``was_finished``:
-    whether the game had ended before this change (and so has results stored). A game
-    that is abandoned has none (``Game.counts``): abandoning a finished game removes its
-    results, restoring it adds them back, and every result after it is re-rated.
+    caller took it already (an ordinary deal changes nothing here). ``was_finished``:
+    whether the game had ended before this change (and so has results stored). An
+    abandoned game has none (``Game.counts``); a game of another kind than Mille has its
+    kind's (:mod:`.kind_records`).
     """
-    if not (was_finished or game.counts) or not game.is_mille:
-        return  # no results yet, or none of these (Mille's Elo, pairs): nothing changes
+    if not (was_finished or game.counts):
+        return  # no results before, none now: nothing derived changes
+    if not game.is_mille:  # its kind's own records, not Mille's Elo and pairs
+        return kind_records.game_changed(
+            game, kind_records.outcomes_of(game), league_locked=league_locked
+        )
     if not league_locked:
         totals.lock_league(game.league_id)
     if (change_newest if was_finished else add_newest)(game):
@@ -168,7 +171,8 @@ def _newest_results(players: Sequence[int], *, count: int) -> dict[int, list[Any
 
 
 def rebuild_league(league_id: int) -> None:
-    """Every derived row of the league made again from its games (imports, repairs)."""
+    """Every derived row of the league made again from its games (imports, repairs), its
+    other games' records too (:func:`.kind_records.rebuild_league`)."""
     totals.lock_league(league_id)
     for model in (GameResult, PlayerRecord, SeasonRecord, PairRecord):
         db.session.execute(delete(model).where(model.league_id == league_id))
@@ -197,6 +201,7 @@ def rebuild_league(league_id: int) -> None:
         .distinct()
     )
     totals.refresh_pairs(league_id, [(a, b) for a, b in pairs])
+    kind_records.rebuild_league(league_id)
 
 
 def result_values(game: Game) -> list[dict[str, Any]]:

@@ -18,7 +18,7 @@ from sqlalchemy import Table, delete, insert, or_
 
 from scorekeeper.database import writing
 from scorekeeper.engine.game import DealAfterEnd
-from scorekeeper.engine.games import Entry, Payment, Sitting
+from scorekeeper.engine.games import Entry, Payment, Sitting, outcome
 from scorekeeper.errors import Conflict, NotFound
 from scorekeeper.models import (
     FINISHED,
@@ -31,6 +31,7 @@ from scorekeeper.models import (
     db,
     utcnow,
 )
+from scorekeeper.records import kind_records
 from scorekeeper.records.sittings import kind_of, setup_of, sitting_of
 from scorekeeper.table import audit
 from scorekeeper.table.service import check_version, first_use, locked_game
@@ -77,7 +78,7 @@ def record(
     the caller on the locked game's league before anything is read or said of the game,
     a ``token`` seen before records nothing, a stale ``version`` is refused."""
     with writing():
-        game = locked_game(game_id)
+        game = locked_game(game_id, seated=True)
         if allowed is not None:
             allowed(game.league)
         if token and not first_use(token, game_id):
@@ -102,7 +103,7 @@ def edit(
     """Correct any deal; everything after it is recomputed. A finished sitting stays
     finished; a game that ends itself is in progress again if the change undoes its end."""
     with writing():
-        game = locked_game(game_id, version)
+        game = locked_game(game_id, version, seated=True)
         deal = _deal(game, number)
         entry = read_entry(game, raw)
         entries: list[Entry] = [d.entry or {} for d in game.deals]
@@ -124,7 +125,7 @@ def edit(
 def delete_deal(game_id: int, number: int, *, version: int | None = None) -> Played:
     """Remove any deal; later deals move up one number (and their dealers with them)."""
     with writing():
-        game = locked_game(game_id, version)
+        game = locked_game(game_id, version, seated=True)
         deal = _deal(game, number)
         remaining = [d for d in game.deals if d is not deal]
         sitting = _replayed(game, [d.entry or {} for d in remaining])
@@ -141,7 +142,7 @@ def finish(game_id: int, *, version: int | None = None) -> Played:
     """The scorekeeper ends a sitting: what is left in a pool goes back to its givers, and
     the settlement is the fewest payments. A game that ends by its own rule can't be ended."""
     with writing():
-        game = locked_game(game_id, version)
+        game = locked_game(game_id, version, seated=True)
         _refuse_if_it_ends_itself(game)
         if game.finished:
             raise Conflict(gettext("This sitting is over already."))
@@ -157,7 +158,7 @@ def finish(game_id: int, *, version: int | None = None) -> Played:
 def resume(game_id: int, *, version: int | None = None) -> Played:
     """Take back the end of a sitting: it is in progress again (refused once paid)."""
     with writing():
-        game = locked_game(game_id, version)
+        game = locked_game(game_id, version, seated=True)
         _refuse_if_it_ends_itself(game)
         if not game.finished:
             raise Conflict(gettext("This sitting is in progress already."))
@@ -195,20 +196,21 @@ def _replayed(game: Game, entries: Sequence[Entry]) -> Sitting:
 
 
 def _store(game: Game, sitting: Sitting, *, since: int) -> None:
-    """Keep what ``sitting`` says: the derived columns, the end in the audit trail, and the
-    game's movements rewritten from deal ``since`` on (and at the end)."""
+    """Keep what ``sitting`` says: the derived columns, the end in the audit trail, the
+    game's movements rewritten from deal ``since`` on (and at the end), and the league's
+    records of the game's kind (:mod:`..records.kind_records`), all in this transaction."""
     was_finished = game.finished
     game.deal_count = len(sitting.lines)
     game.status = FINISHED if sitting.finished else IN_PROGRESS
     _mark_end(game, sitting, was_finished)
-
     game.version += 1
-    db.session.execute(
-        delete(Movement).where(
-            Movement.game_id == game.id,
-            or_(Movement.deal_number >= since, Movement.deal_number.is_(None)),
+    if was_finished or since <= len(sitting.lines) - 1:  # a deal only added needs no delete
+        db.session.execute(
+            delete(Movement).where(
+                Movement.game_id == game.id,
+                or_(Movement.deal_number >= since, Movement.deal_number.is_(None)),
+            )
         )
-    )
     rows = [
         _movement(game.id, line.number, payment)
         for line in sitting.lines[since - 1 :]
@@ -217,6 +219,9 @@ def _store(game: Game, sitting: Sitting, *, since: int) -> None:
     rows += [_movement(game.id, None, payment) for payment in sitting.closing]
     if rows:  # the table's own INSERT: one statement for every row, whichever are None
         db.session.execute(insert(cast(Table, Movement.__table__)), rows)
+    if was_finished or sitting.finished:
+        outcomes = outcome(sitting) if game.counts else None
+        kind_records.game_changed(game, outcomes, had_results=was_finished)
 
 
 def _movement(game_id: int, number: int | None, payment: Payment) -> dict[str, Any]:

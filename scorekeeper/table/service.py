@@ -29,6 +29,7 @@ from scorekeeper.models import (
     AuditAction,
     Deal,
     Game,
+    GameSeat,
     League,
     SubmissionToken,
     db,
@@ -87,6 +88,12 @@ _LOCKED_GAME: Final = (
     .with_for_update(key_share=True, of=Game)
     .execution_options(populate_existing=True)
 )
+#: The same, with every seat and its player: a game of another kind than Mille, whose
+#: players are its seats. (Seats never change once a game has started, so reading them
+#: as they were before the wait for the lock is right, unlike its deals.)
+_LOCKED_SEATED_GAME: Final = _LOCKED_GAME.options(
+    joinedload(Game.seats).joinedload(GameSeat.player, innerjoin=True)
+)
 
 
 def locked_game(
@@ -96,6 +103,7 @@ def locked_game(
     settled_ok: bool = False,
     abandoned_ok: bool = False,
     allowed: Callable[[League], object] | None = None,
+    seated: bool = False,
 ) -> Game:
     """The game with its players, checked against a stale page, unless ``settled_ok``
     against a settled (locked) game, and unless ``abandoned_ok`` against an abandoned one.
@@ -114,9 +122,11 @@ def locked_game(
     holds the league while it waits for a game, and no two wait for each other.
     ``FOR NO KEY UPDATE``: rows that refer to the game (a deal, an audit event) only take
     key-share locks, which it lets through. Deals are read later: joined here, they'd be
-    read as before the wait for the lock (PostgreSQL rereads locked rows).
+    read as before the wait for the lock (PostgreSQL rereads locked rows). ``seated``:
+    every seat and its player come with it, in the same statement.
     """
-    game = db.session.scalars(_LOCKED_GAME, {"game_id": game_id}).unique().first()
+    statement = _LOCKED_SEATED_GAME if seated else _LOCKED_GAME
+    game = db.session.scalars(statement, {"game_id": game_id}).unique().first()
     if game is None:
         raise NotFound(gettext("There is no such game."))
     if allowed is not None:

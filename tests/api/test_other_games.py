@@ -478,3 +478,18 @@ def test_a_deal_of_any_game_costs_at_most_twelve_statements(api, app, game, play
     }
     assert {what: len(sent) for what, sent in costs.items() if len(sent) > 12} == {}
     assert api.get(url).get_json()["status"] == "finished"
+
+
+def test_the_deal_that_ends_a_scotch_whist_game_costs_at_most_twelve_statements(api, app):
+    """The deal that ends a game of its own rule also writes the league's records of it."""
+    started = start(
+        api, "scotch-whist", FOUR, rules={"partnerships": True}, stakes={"game": "1.00"}
+    )
+    deal(api, started["id"], scotch_deal(0, 1, 1, 0, 0, [20, 16]))
+    last = scotch_deal(0, 0, 0, 0, 0, [20, 16])
+    sent = statements(app, lambda: api.post(f"/api/v1/games/{started['id']}/deals", last))
+    assert api.get(f"/api/v1/games/{started['id']}").get_json()["status"] == "finished"
+    # SQLite can't return the ids of a many-row INSERT in order: the deal's two audit
+    # events (recorded, finished) go in one by one there (tests/league/test_query_counts.py).
+    sqlite = app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite")
+    assert len(sent) <= 12 + sqlite, "\n".join(sent)

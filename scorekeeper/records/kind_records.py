@@ -37,6 +37,12 @@ def outcomes_of(game: Game) -> tuple[SeatOutcome, ...] | None:
     return outcome(sitting_of(game)) if game.counts else None
 
 
+def of_game(game: Game, *, league_locked: bool = False) -> None:
+    """:func:`game_changed` with the outcomes read from the game as it stands (an abandon
+    or a restore, which change no deal)."""
+    game_changed(game, outcomes_of(game), league_locked=league_locked)
+
+
 def game_changed(
     game: Game,
     outcomes: Sequence[SeatOutcome] | None,

@@ -48,9 +48,7 @@ def game_changed(game: Game, *, was_finished: bool = True, league_locked: bool =
     if not (was_finished or game.counts):
         return  # no results before, none now: nothing derived changes
     if not game.is_mille:  # its kind's own records, not Mille's Elo and pairs
-        return kind_records.game_changed(
-            game, kind_records.outcomes_of(game), league_locked=league_locked
-        )
+        return kind_records.of_game(game, league_locked=league_locked)
     if not league_locked:
         totals.lock_league(game.league_id)
     if (change_newest if was_finished else add_newest)(game):

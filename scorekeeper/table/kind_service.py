@@ -43,10 +43,38 @@ def kind_of(game: Game) -> GameKind:
 
 def setup_of(game: Game) -> Setup:
     """The game's setup, as its kind read it when the game started."""
-    stored = game.setup or {}
-    return Setup(
-        players=len(game.seats), rules=stored.get("rules", {}), stakes=stored.get("stakes", {})
-    )
+    return setup_from(len(game.seats), game.setup)
+
+
+def setup_from(players: int, stored: Mapping[str, Any] | None) -> Setup:
+    """A setup of ``players`` players from what ``Game.setup`` keeps (:func:`stored_setup`)."""
+    stored = stored or {}
+    return Setup(players=players, rules=stored.get("rules", {}), stakes=stored.get("stakes", {}))
+
+
+def stored_setup(setup: Setup) -> dict[str, Any]:
+    """What ``Game.setup`` keeps of a setup its kind read: its rules and stakes (cents)."""
+    return {"rules": dict(setup.rules), "stakes": dict(setup.stakes)}
+
+
+def derived_columns(sitting: Sitting) -> dict[str, Any]:
+    """The game's columns a change derives from its replay (every other derived column is
+    Mille's, left at its default), but for ``finished_at``: when it ended is the change's."""
+    return {
+        "deal_count": len(sitting.lines),
+        "status": FINISHED if sitting.finished else IN_PROGRESS,
+    }
+
+
+def movement_rows(game_id: int, sitting: Sitting, *, since: int = 1) -> list[dict[str, Any]]:
+    """The game's ledger as :class:`Movement` rows for a bulk insert: what each deal from
+    deal ``since`` on moved, then what the end moved (a pool given back)."""
+    rows = [
+        _movement(game_id, line.number, payment)
+        for line in sitting.lines[since - 1 :]
+        for payment in line.payments
+    ]
+    return rows + [_movement(game_id, None, payment) for payment in sitting.closing]
 
 
 def sitting_of(
@@ -59,6 +87,21 @@ def sitting_of(
     if ended is None:
         ended = game.status == FINISHED
     return kind_of(game).replay(setup_of(game), game.first_dealer, entries, ended=ended)
+
+
+def sitting_from(
+    kind: str,
+    players: int,
+    stored: Mapping[str, Any] | None,
+    first_dealer: int,
+    entries: Sequence[Entry],
+    *,
+    ended: bool,
+) -> Sitting:
+    """A game replayed by its kind from its stored values (``Game.setup``, its deals'
+    entries), read as plain rows rather than as a :class:`Game`: an export's."""
+    setup = setup_from(players, stored)
+    return kind_named(kind).replay(setup, first_dealer, entries, ended=ended)
 
 
 def who_pays(game: Game) -> tuple[str, int]:
@@ -222,8 +265,8 @@ def _store(game: Game, sitting: Sitting, *, since: int) -> None:
     """Keep what ``sitting`` says: the derived columns, the end in the audit trail, and the
     game's movements rewritten from deal ``since`` on (and at the end)."""
     was_finished = game.finished
-    game.deal_count = len(sitting.lines)
-    game.status = FINISHED if sitting.finished else IN_PROGRESS
+    for column, value in derived_columns(sitting).items():
+        setattr(game, column, value)
     _mark_end(game, sitting, was_finished)
 
     game.version += 1
@@ -233,12 +276,7 @@ def _store(game: Game, sitting: Sitting, *, since: int) -> None:
             or_(Movement.deal_number >= since, Movement.deal_number.is_(None)),
         )
     )
-    rows = [
-        _movement(game.id, line.number, payment)
-        for line in sitting.lines[since - 1 :]
-        for payment in line.payments
-    ]
-    rows += [_movement(game.id, None, payment) for payment in sitting.closing]
+    rows = movement_rows(game.id, sitting, since=since)
     if rows:
         db.session.execute(insert(Movement), rows)
 

@@ -1,0 +1,343 @@
+"""Games of every kind go out of a league and come back whole: the JSON export and import
+(round trip byte-identical), and the CSV export and import (a section per game)."""
+
+import copy
+import json
+import re
+
+import pytest
+from sqlalchemy import select
+
+from scorekeeper.engine import Rules, Seat, Stakes, Tally
+from scorekeeper.engine.games import KINDS, kind_named
+from scorekeeper.league import service as league_service
+from scorekeeper.league.kind_standings import kind_standings
+from scorekeeper.league.transfer import export_json
+from scorekeeper.league.transfer.plan import ImportProblems
+from scorekeeper.league.transfer.read_json import parse_json
+from scorekeeper.league.transfer.save import import_all
+from scorekeeper.models import MILLE, Deal, Game, League, Movement, db
+from scorekeeper.records.leagues import league_by_slug
+from scorekeeper.table import closing, kind_service, starting
+from scorekeeper.table import service as game_service
+from tests.conftest import WIKIPEDIA_CARD
+
+#: A game of each other kind: its players, rules, stakes (cents), deals, and what happens to
+#: it once they are recorded ("finish" a sitting, mark it "paid", "abandon" it).
+OTHER_GAMES = [
+    (
+        "rummy",
+        ["Ana", "Ben", "Cy"],
+        {},
+        {"point": 5},
+        [{"out": 1, "counts": [23, 0, 7]}, {"out": 0, "counts": [0, 12, 30], "rummy": True}],
+        (),
+    ),
+    (
+        "boathouse-rummy",
+        ["Ana", "Ben"],
+        {},
+        {"point": 10},
+        [{"out": 0, "counts": [0, 45]}, {"out": 1, "counts": [104, 0]}],
+        ("finish", "paid"),
+    ),
+    (
+        "continental-rummy",
+        ["Ana", "Ben", "Cy", "Dan", "Eve"],
+        {},
+        {"unit": 25},
+        [{"out": 2, "jokers": 2}, {"out": 4, "jokers": 0}],
+        ("finish",),
+    ),
+    (
+        "gamblers-rummy",
+        ["Ana", "Ben", "Cy", "Dan"],
+        {},
+        {"point": 10},
+        [{"out": None, "counts": [12, 30, 4, 9]}, {"out": 3, "counts": [5, 8, 2, 0]}],
+        ("abandon",),
+    ),
+    (
+        "knock-rummy",
+        ["Ana", "Ben", "Cy"],
+        {},
+        {"point": 10},
+        [{"knocker": 0, "counts": [6, 6, 14]}, {"knocker": 2, "counts": [20, 15, 0]}],
+        (),
+    ),
+    (
+        "scotch-whist",
+        ["Ana", "Ben", "Cy", "Dan"],
+        {"target": 41, "partnerships": True},
+        {"game": 100},
+        [
+            {"honours": {"jack": 0, "ace": 0, "king": 0, "queen": 0, "ten": 0}, "cards": [28, 8]},
+            {"honours": {"jack": 0, "ace": 1, "king": 1, "queen": 1, "ten": 1}, "cards": [20, 16]},
+        ],
+        ("paid",),
+    ),
+    (
+        "scotch-whist",
+        ["Cy", "Dan", "Eve"],
+        {},
+        {"game": 50},
+        [{"honours": {"jack": 2, "ace": 0, "king": 1, "queen": 0, "ten": 2}, "cards": [12, 6, 18]}],
+        (),
+    ),
+    (
+        "spoil-five",
+        ["Ana", "Ben", "Cy", "Dan"],
+        {},
+        {"ante": 25, "maximum": 200},
+        [
+            {"winner": None},
+            {"winner": 3, "jink": "none"},
+            {"winner": 1, "jink": "won"},
+            {"winner": 2, "jink": "failed"},
+            {"winner": None},
+        ],
+        ("finish",),
+    ),
+    ("knock-rummy", ["Eve", "Ana"], {}, {"point": 1}, [], ()),  # no deal yet
+]
+
+
+def fill(league_id: int) -> None:
+    """Mille (finished and paid, and in progress) and every other game, as the app keeps
+    them: a finished Spoil Five sitting with its pool given back, Scotch Whist in
+    partnerships, a paid game and an abandoned one."""
+    mille = starting.start_game(league_id, ("Ana", "Ben"), Rules(), Stakes.from_small(100), Seat(0))
+    for out, scores, stars in WIKIPEDIA_CARD:
+        game_service.record_deal(mille.id, Tally(Seat(out), scores, stars))
+    closing.mark_paid(mille.id)
+    for kind, names, rules, stakes, deals, then in OTHER_GAMES:
+        game = starting.start_game_of(kind_named(kind), league_id, names, rules, stakes, 1)
+        for entry in deals:
+            kind_service.record(game.id, entry)
+        for step in then:
+            {"finish": kind_service.finish, "paid": closing.mark_paid, "abandon": closing.abandon}[
+                step
+            ](game.id)
+    progress = starting.start_game(
+        league_id, ("Cy", "Dan"), Rules(), Stakes.from_small(25), Seat(1)
+    )
+    game_service.record_deal(progress.id, Tally(Seat(1), (-20, 300), (0, 0)))
+    db.session.remove()
+
+
+@pytest.fixture
+def every_game(app):
+    with app.app_context():
+        league_id = league_by_slug("our-table").id
+        fill(league_id)
+    return league_id
+
+
+def exported(slug: str) -> str:
+    league = db.session.scalars(select(League).where(League.slug == slug)).one()
+    return "".join(export_json.export_json(league))
+
+
+def without_head(text: str) -> str:
+    """The export but for when it was made and the league's name and address."""
+    text = re.sub(r'\n "exported_at": "[^"]*",', "", text)
+    return re.sub(r'\n "league": \{[^}]*\},', "", text)
+
+
+def without_ids(text: str) -> str:
+    """… and the ids the games have in this database."""
+    return re.sub(r'\n +"id": \d+,', "", without_head(text))
+
+
+def stored(league_id: int) -> list:
+    """Every row a game keeps, as the game service wrote it (but its id and version)."""
+    games = db.session.scalars(
+        select(Game).where(Game.league_id == league_id).order_by(Game.id)
+    ).all()
+    found = []
+    for game in games:
+        row = {c.name: getattr(game, c.name) for c in Game.__table__.columns}
+        for column in ("id", "league_id", "player0_id", "player1_id", "version", "paid_by_id"):
+            row.pop(column)
+        row.pop("abandoned_by_id")
+        deals = [
+            {
+                c.name: getattr(d, c.name)
+                for c in Deal.__table__.columns
+                if c.name not in ("id", "game_id")
+            }
+            for d in game.deals
+        ]
+        movements = db.session.execute(
+            select(
+                Movement.deal_number,
+                Movement.payer_seat,
+                Movement.payee_seat,
+                Movement.amount,
+                Movement.reason,
+            )
+            .where(Movement.game_id == game.id)
+            .order_by(Movement.id)
+        ).all()
+        seats = [(s.seat, s.player.name) for s in game.seats]
+        found.append((row, deals, [tuple(m) for m in movements], seats))
+    return found
+
+
+def answers(league_id: int) -> list:
+    """What the API answers for each game of another kind, but its id, league and version."""
+    from scorekeeper.api.kind_answers import game_answer
+
+    games = db.session.scalars(
+        select(Game).where(Game.league_id == league_id, Game.kind != MILLE).order_by(Game.id)
+    ).all()
+    return [
+        {k: v for k, v in game_answer(game).items() if k not in ("id", "league", "version")}
+        for game in games
+    ]
+
+
+def standings(league_id: int) -> dict:
+    return {
+        kind: [(r.name, r.played, r.won, r.net) for r in kind_standings(league_id, kind)]
+        for kind in KINDS
+        if kind != MILLE
+    }
+
+
+def test_every_game_makes_the_json_round_trip_byte_for_byte(app, every_game):
+    with app.app_context():
+        first = exported("our-table")
+        games = json.loads(first)["games"]
+        assert sum("game" in game for game in games) == len(OTHER_GAMES)  # Mille's say nothing
+        plan = parse_json(json.loads(first))
+        copy_id = league_service.create_league("Copy").id
+        assert import_all(copy_id, plan) == "Imported 11 games (26 deals)."
+        again = exported("copy")
+        assert without_ids(again) == without_ids(first)
+        assert stored(copy_id) == stored(every_game)
+        assert answers(copy_id) == answers(every_game)
+        assert standings(copy_id) == standings(every_game)
+        assert any(rows for rows in standings(every_game).values())
+
+
+def test_the_json_export_of_another_game_says_it_as_the_api_does(app, every_game):
+    with app.app_context():
+        data = json.loads(exported("our-table"))
+    by_kind = {game.get("game", MILLE): game for game in data["games"]}
+    assert "game" not in data["games"][0]
+    spoil = by_kind["spoil-five"]
+    assert spoil["players"] == ["Ana", "Ben", "Cy", "Dan"]
+    assert spoil["rules"] == {}
+    assert spoil["stakes"] == {"ante": "0.25", "dealer": "0.25", "maximum": "2.00"}
+    assert spoil["first_dealer"] == 1
+    assert spoil["deals"][0]["entry"] == {"winner": None, "jink": "none"}
+    assert spoil["status"] == "finished"
+    assert spoil["pool"] == "0.00"  # given back when the sitting ended
+    assert sum(int(b.replace(".", "")) for b in spoil["balances"]) == 0
+    whist = next(g for g in data["games"] if g.get("game") == "scotch-whist")
+    assert whist["rules"] == {"target": 41, "partnerships": True}
+    assert (whist["totals"], whist["winner"], whist["status"]) == ([53, 19], [0, 2], "finished")
+    assert whist["paid_at"] is not None
+    gamblers = by_kind["gamblers-rummy"]
+    assert gamblers["abandoned_at"] is not None
+    assert gamblers["deals"][0]["entry"] == {"out": None, "counts": [12, 30, 4, 9]}
+
+
+@pytest.mark.slow
+def test_every_game_is_the_same_file_in_another_database(app, every_game, sqlite_app):
+    """Into a database of its own (SQLite; in the PostgreSQL run, from PostgreSQL), the same
+    ids: byte for byte the same file but for when it was made."""
+    with app.app_context():
+        first = exported("our-table")
+    with sqlite_app.app_context():
+        league_id = league_by_slug("our-table").id
+        assert import_all(league_id, parse_json(json.loads(first))).startswith("Imported 11")
+        again = exported("our-table")
+        db.session.remove()
+    assert re.sub(r'"exported_at": "[^"]*"', "", again) == re.sub(
+        r'"exported_at": "[^"]*"', "", first
+    )
+
+
+def refusal(app, data) -> list[str]:
+    """What an import of ``data`` says, with nothing saved."""
+    with app.app_context():
+        before = db.session.scalar(select(db.func.count(Game.id)))
+        with pytest.raises(ImportProblems) as refused:
+            parse_json(data)
+        assert db.session.scalar(select(db.func.count(Game.id))) == before
+    return refused.value.problems
+
+
+def other_game(data, kind):
+    return next(i for i, g in enumerate(data["games"]) if g.get("game") == kind)
+
+
+@pytest.mark.parametrize(
+    ("change", "problem"),
+    [
+        (lambda g: g.update(game="poker"), "game is 'poker'; the games are rummy, "),
+        (lambda g: g.update(players=["Ana", "Ana", "Cy", "Dan"]), "players: Each player can sit"),
+        (lambda g: g.update(players=["Ana"]), "players: This game takes 2 to 10 players."),
+        (lambda g: g["stakes"].update(ante=25), "can't be read"),
+        (lambda g: g["stakes"].update(ante="0.00"), "stakes.ante: A stake must be from"),
+        (lambda g: g["stakes"].update(tip="1.00"), "stakes.tip: There is no such field"),
+        (lambda g: g.update(first_dealer=4), "first_dealer: The first dealer must be one of"),
+        (lambda g: g["deals"][1]["entry"].update(winner=7), "deal 2: winner: This must be a seat"),
+        (lambda g: g["deals"][1].update(entry=3), "deal 2: needs its entry"),
+        (lambda g: g.update(balances=["0.00"] * 4), "balances is ['0.00', '0.00', '0.00', '0.00']"),
+        (lambda g: g.update(pool="1.00"), "pool is '1.00' in the file, but its deals give '0.00'."),
+        (lambda g: g.update(finished_at=None), "status is 'finished' in the file, but its deals"),
+        (lambda g: g.update(created_at="9999-01-01"), "created_at is '9999-01-01'; give a day"),
+        (lambda g: g.update(deals={}), "can't be read"),
+    ],
+)
+def test_a_json_file_with_a_wrong_game_of_another_kind_is_refused(app, every_game, change, problem):
+    with app.app_context():
+        data = json.loads(exported("our-table"))
+    data = copy.deepcopy(data)
+    index = other_game(data, "spoil-five")
+    change(data["games"][index])
+    problems = refusal(app, data)
+    assert all(found.startswith(f"game {index + 1} (id ") for found in problems), problems
+    assert any(problem in found for found in problems), problems
+
+
+def test_a_scotch_whist_deal_after_its_end_and_a_sitting_ended_before_a_deal_are_refused(
+    app, every_game
+):
+    with app.app_context():
+        data = json.loads(exported("our-table"))
+    whist = data["games"][other_game(data, "scotch-whist")]
+    whist["deals"].append(whist["deals"][0])
+    knock = data["games"][-2]
+    assert (knock["game"], knock["deals"]) == ("knock-rummy", [])
+    knock["finished_at"] = knock["created_at"]
+    knock.pop("status")
+    problems = refusal(app, data)
+    assert "deal 3: " in problems[0]
+    assert "A sitting ends after a deal" in problems[1]
+    assert len(problems) == 2
+
+
+def test_a_json_league_of_mille_alone_reads_no_seats(app, table, client, public):
+    """A league of Mille's games exports as it always did: no statement for other games."""
+    game = table.start_game()
+    table.record(game, 0, (150, -50))
+    statements = []
+
+    def count(*args):
+        statements.append(args[2])
+
+    with app.app_context():
+        engine = db.engine
+        from sqlalchemy import event
+
+        event.listen(engine, "before_cursor_execute", count)
+        try:
+            text = exported("our-table")
+        finally:
+            event.remove(engine, "before_cursor_execute", count)
+    assert '"game"' not in text
+    assert not any("game_seat" in statement for statement in statements)

@@ -2,6 +2,7 @@
 (round trip byte-identical), and the CSV export and import (a section per game)."""
 
 import copy
+import io
 import json
 import re
 
@@ -12,8 +13,10 @@ from scorekeeper.engine import Rules, Seat, Stakes, Tally
 from scorekeeper.engine.games import KINDS, kind_named
 from scorekeeper.league import service as league_service
 from scorekeeper.league.kind_standings import kind_standings
-from scorekeeper.league.transfer import export_json
+from scorekeeper.league.transfer import export_csv, export_json
+from scorekeeper.league.transfer.kind_csv import columns_of
 from scorekeeper.league.transfer.plan import ImportProblems
+from scorekeeper.league.transfer.read_csv import parse_csv
 from scorekeeper.league.transfer.read_json import parse_json
 from scorekeeper.league.transfer.save import import_all
 from scorekeeper.models import MILLE, Deal, Game, League, Movement, db
@@ -341,3 +344,137 @@ def test_a_json_league_of_mille_alone_reads_no_seats(app, table, client, public)
             event.remove(engine, "before_cursor_execute", count)
     assert '"game"' not in text
     assert not any("game_seat" in statement for statement in statements)
+
+
+# The CSV: a section per game ----------------------------------------------------------------
+
+
+def exported_csv(slug: str) -> str:
+    league = db.session.scalars(select(League).where(League.slug == slug)).one()
+    return "".join(export_csv.export_csv(league.id))
+
+
+def without_keys(text: str) -> str:
+    """The CSV but for its games' keys (their ids in this database)."""
+    return re.sub(r"(?m)^\d+,", "_,", text)
+
+
+def test_every_game_makes_the_csv_round_trip(app, every_game):
+    """A section per game, which the import reads back: the same games, deals and money
+    (abandoned games and games without a deal are not on a score card)."""
+    with app.app_context():
+        first = exported_csv("our-table")
+        sections = first.split("\n\n")
+        assert sections[0].startswith("game,date,player_a,player_b,preset,")  # Mille's, as ever
+        kinds = [section.split("\n")[1].split(",")[1] for section in sections[1:]]
+        assert kinds == [k for k in KINDS if k not in (MILLE, "gamblers-rummy")]
+        for section, kind in zip(sections[1:], kinds, strict=True):
+            assert section.split("\n")[0] == ",".join(columns_of(kind_named(kind)))
+        copy_id = league_service.create_league("From CSV").id
+        assert import_all(copy_id, parse_csv(first)) == "Imported 9 games (24 deals)."
+        assert without_keys(exported_csv("from-csv")) == without_keys(first)
+        assert answers_by_csv(copy_id) == answers_by_csv(every_game)
+        assert standings(copy_id) == standings(every_game)  # the abandoned game counts for none
+
+
+def answers_by_csv(league_id: int) -> list:
+    """What the CSV carries of each game of another kind: the API's answer, but for its
+    moments (whole seconds, one date a game) and the games a CSV leaves out."""
+    moments = ("created_at", "finished_at", "paid_at")
+    return [
+        {k: v for k, v in answer.items() if k not in moments} | {"paid": bool(answer["paid_at"])}
+        for answer in answers(league_id)
+        if answer["deals"] and answer["game"] != "gamblers-rummy"
+    ]
+
+
+def test_a_csv_section_reads_seats_by_letter_or_name_and_sides_by_a_seat(app):
+    text = (
+        "game,kind,date,player_a,player_b,player_c,player_d,target,partnerships,stake_game,"
+        "finished,deal,honours_jack,honours_ace,honours_king,honours_queen,honours_ten,cards_a,"
+        "cards_b\n"
+        "w,Scotch-Whist,2025-03-14,Ana,Ben,Cy,Dan,,yes,1,,,a,c,Ben,b+d,a+c,28,8\n"
+        "\n"
+        "game,kind,date,player_a,player_b,player_c,stake_point,first_dealer,deal,knocker,"
+        "counts_a,counts_b,counts_c\n"
+        "k,knock-rummy,2025-03-15,Ana,Ben,Cy,0.10,cy,1,ana,6,6,14\n"
+        "k,,,,,,,,2,c,20,15,0\n"
+    )
+    with app.app_context():
+        league_id = league_by_slug("our-table").id
+        assert import_all(league_id, parse_csv(text)) == "Imported 2 games (3 deals)."
+        whist, knock = db.session.scalars(select(Game).order_by(Game.id)).all()
+        assert whist.setup == {
+            "rules": {"target": 41, "partnerships": True},
+            "stakes": {"game": 100},
+        }
+        assert whist.deals[0].entry == {
+            "honours": {"jack": 0, "ace": 0, "king": 1, "queen": 1, "ten": 0},
+            "cards": [28, 8],
+        }
+        assert (knock.first_dealer, [d.entry["knocker"] for d in knock.deals]) == (2, [0, 2])
+        assert [d.winner_seat for d in knock.deals] == [1, 2]
+        assert knock.status == "in_progress"
+
+
+MISTAKES = (
+    "game,kind,date,player_a,player_b,player_c,stake_point,finished,paid,deal,out,counts_a,"
+    "counts_b,counts_c,rummy,jokers\n"
+    "1,rummy,2025-03-14,Ana,Ben,Cy,0.10,,,1,b,23,0,71,maybe,\n"  # line 2
+    "1,,,,,,,,,3,z,1,2,3,,\n"  # line 3
+    "2,poker,2025-03-14,Ana,Ben,,0.10,,,1,a,0,5,,,\n"  # line 4
+    "3,continental-rummy,2025-03-14,Ana,Ben,Ana,,,,1,a,,,,,1\n"  # line 5
+    "4,boathouse-rummy,2025-03-14,Ana,Ben,,1,no,yes,1,a,0,1,,,2\n"  # line 6
+    "\n"
+    "game,kind,date,player_a,player_b,stake_game,finished,deal,honours_jack,honours_ace,"
+    "honours_king,honours_queen,honours_ten,cards_a,cards_b\n"  # line 8
+    "5,scotch-whist,2025-03-14,Ana,Ben,1,no,1,a,a,a,a,a,36,0\n"  # line 9
+    "5,,,,,,,2,b,b,b,b,b,0,36\n"  # line 10
+    "6,scotch-whist,2025-03-14,Ana,Ben,1,,1,c,a,a,a,b+d,30,6\n"  # line 11
+    "7,scotch-whist,2025-03-14,Ana,Ben,1,no,1,a,a,a,a,a,36,0\n"  # line 12
+)
+
+
+def test_a_csv_section_with_mistakes_is_refused_line_by_line_and_saves_nothing(app, table):
+    response = table.client.post(
+        "/leagues/our-table/import",
+        data={"format": "csv", "file": (io.BytesIO(MISTAKES.encode()), "cards.csv")},
+        content_type="multipart/form-data",
+    )
+    assert response.status_code == 422
+    page = response.get_data(as_text=True).replace("&#39;", "'").replace("&#34;", '"')
+    found = re.findall(r"<li>(line \d+: [^<]*)</li>", page)
+    expected = [
+        "line 2: counts_c: A count is a whole number from 0 to 70.",
+        "line 2: rummy: This must be true or false.",
+        "line 3: deal is '3', but this row is deal 2 of game 1; keep a game's deals in order.",
+        "line 3: out: 'z' is not a seat; write a seat's letter (a to c) or a player's name.",
+        "line 4: kind: 'poker' is not one of rummy, boathouse-rummy, continental-rummy, "
+        "gamblers-rummy, knock-rummy, scotch-whist, spoil-five (Mille's games go in a section "
+        "of Mille's columns).",
+        "line 5: player_c: Each player can sit at the table once: Ana is there already.",
+        "line 6: counts_b: No card is worth 1 here, so a count can't be 1.",
+        "line 6: jokers: boathouse-rummy has no such column; leave it empty.",
+        "line 12: finished: by its deals, game 7 is finished: write yes.",
+        "line 10: the game already ended with the deal on line 9 (deal 1); no deal can follow "
+        "the end of a game.",
+        "line 11: honours_jack: 'c' is not a side; write one of a, b.",
+        "line 11: honours_ten: 'b+d' is not a side; write one of a, b.",
+    ]
+    assert sorted(found) == sorted(expected), "\n".join(found)
+    with app.app_context():
+        assert db.session.scalar(select(db.func.count(Game.id))) == 0
+
+
+@pytest.mark.parametrize(
+    ("header", "problem"),
+    [
+        ("game,kind,date,player_a,player_b,tip", "line 1: unknown column 'tip': no game has it."),
+        ("game,kind,date,player_a", "line 1: missing column: player_b."),
+        ("game,kind,date,player_a,player_b,deal,deal", "line 1: the column deal appears twice."),
+    ],
+)
+def test_a_csv_section_header_is_checked(app, header, problem):
+    with app.app_context(), pytest.raises(ImportProblems) as refused:
+        parse_csv(header + "\n1,rummy,2025-03-14,Ana,Ben\n")
+    assert refused.value.problems == [problem]

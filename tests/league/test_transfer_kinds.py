@@ -478,3 +478,80 @@ def test_a_csv_section_header_is_checked(app, header, problem):
     with app.app_context(), pytest.raises(ImportProblems) as refused:
         parse_csv(header + "\n1,rummy,2025-03-14,Ana,Ben\n")
     assert refused.value.problems == [problem]
+
+
+# Backups: generic over every table, so they carry every game -----------------------------
+
+
+def test_a_backup_of_every_game_restores_to_the_same_backup_byte_for_byte(
+    app, every_game, tmp_path
+):
+    from scorekeeper.ops import backup, restore
+
+    first, again = tmp_path / "first.json", tmp_path / "again.json"
+    with app.app_context():
+        before = exported("our-table"), exported_csv("our-table"), answers(every_game)
+        backup.backup(str(first))
+        for table in reversed(db.metadata.sorted_tables):
+            db.session.execute(table.delete())
+        db.session.commit()
+        restore.restore(str(first))
+        backup.backup(str(again))
+        after = exported("our-table"), exported_csv("our-table"), answers(every_game)
+    assert again.read_bytes() == first.read_bytes()
+    assert without_head(after[0]) == without_head(before[0])
+    assert after[1:] == before[1:]
+
+
+def test_the_readme_example_of_another_game_imports(app):
+    from pathlib import Path
+
+    readme = (Path(__file__).parents[2] / "README.md").read_text()
+    section = readme[readme.index("### The other games in a CSV") :]
+    example = re.search(r"\n\n((?:    .*\n)+)", section)[1]
+    text = "\n".join(line[4:] for line in example.splitlines())
+    with app.app_context():
+        league_id = league_by_slug("our-table").id
+        assert import_all(league_id, parse_csv(text)) == "Imported 1 games (2 deals)."
+        game = db.session.scalars(select(Game)).one()
+        assert (game.kind, game.status, game.paid_at is not None) == (
+            "knock-rummy",
+            "finished",
+            True,
+        )
+        assert [p["amount"] for p in answers(league_id)[0]["settlement"]["payments"]]
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"game": None},
+        {"game": ["rummy"]},
+        {"players": "Ana"},
+        {"players": [None, {"a": 1}, 3, "Dan"]},
+        {"players": ["Ana", "Ben\x00", "Cy", "Dan"]},
+        {"rules": "x"},
+        {"rules": {"partnerships": "yes"}},
+        {"stakes": []},
+        {"stakes": {"ante": "1e400"}},
+        {"first_dealer": "0"},
+        {"first_dealer": 1e300},
+        {"created_at": 5},
+        {"deals": [None, [], {"entry": {"winner": {"a": 1}, "jink": 3}}]},
+        {"deals": [{"entry": {"winner": 10**40}}]},
+        {"id": "x"},
+    ],
+)
+def test_a_hostile_json_game_of_another_kind_is_a_422_never_a_500(app, every_game, table, change):
+    with app.app_context():
+        data = json.loads(exported("our-table"))
+        league_service.create_league("Copy")
+    data["games"][other_game(data, "spoil-five")].update(change)
+    response = table.client.post(
+        "/leagues/copy/import",
+        data={"format": "json", "file": (io.BytesIO(json.dumps(data).encode()), "l.json")},
+        content_type="multipart/form-data",
+    )
+    assert response.status_code == 422, response.get_data(as_text=True)[-500:]
+    with app.app_context():
+        assert league_by_slug("copy").games == []

@@ -18,6 +18,7 @@ left out (a dead deal's ``out``) as an empty cell.
 """
 
 from collections.abc import Mapping, Sequence
+from functools import cache
 from string import ascii_lowercase
 from typing import Any, Final
 
@@ -53,7 +54,23 @@ def properties_of(schema: Mapping[str, object]) -> Mapping[str, Schema]:
 
 
 def entry_columns(kind: GameKind) -> dict[str, tuple[str, ...]]:
-    """Each field of a deal's entry, and its columns."""
+    """Each field of a deal's entry, and its columns (read once a kind: don't change it)."""
+    return _entry_columns(kind.name)
+
+
+def game_columns(kind: GameKind) -> tuple[str, ...]:
+    """The columns a game of ``kind`` sets on its first row."""
+    return _game_columns(kind.name)
+
+
+def columns_of(kind: GameKind) -> tuple[str, ...]:
+    """The header of ``kind``'s section."""
+    return _columns_of(kind.name)
+
+
+@cache
+def _entry_columns(kind_name: str) -> dict[str, tuple[str, ...]]:
+    kind = KINDS[kind_name]
     found = {}
     for name, schema in properties_of(kind.deal_schema).items():
         if schema.get("type") == "array":
@@ -65,8 +82,9 @@ def entry_columns(kind: GameKind) -> dict[str, tuple[str, ...]]:
     return found
 
 
-def game_columns(kind: GameKind) -> tuple[str, ...]:
-    """The columns a game of ``kind`` sets on its first row."""
+@cache
+def _game_columns(kind_name: str) -> tuple[str, ...]:
+    kind = KINDS[kind_name]
     return (
         *HEAD,
         *players_columns(kind),
@@ -76,8 +94,9 @@ def game_columns(kind: GameKind) -> tuple[str, ...]:
     )
 
 
-def columns_of(kind: GameKind) -> tuple[str, ...]:
-    """The header of ``kind``'s section."""
+@cache
+def _columns_of(kind_name: str) -> tuple[str, ...]:
+    kind = KINDS[kind_name]
     deal = [column for columns in entry_columns(kind).values() for column in columns]
     return (*game_columns(kind), DEAL, *deal)
 

@@ -96,7 +96,7 @@ def _read(kind: GameKind, data: dict[str, Any], where: str) -> PlannedSitting:
     """The game's players, setup, first dealer and moments (KeyError, TypeError, ValueError
     when one can't be read; Refused when the setup breaks the game's rules)."""
     players = data["players"]
-    if not isinstance(players, list):
+    if not isinstance(players, list) or not all(isinstance(name, str) for name in players):
         raise TypeError("players is not a list of names")
     names = _names(players)
     rules, stakes = data.get("rules") or {}, data["stakes"]
@@ -134,7 +134,7 @@ def _read(kind: GameKind, data: dict[str, Any], where: str) -> PlannedSitting:
 
 def _names(players: list[Any]) -> tuple[str, ...]:
     """The players' names, each read as a name, all different (ServiceError otherwise)."""
-    names = tuple(clean_player_name(str(name)) for name in players)
+    names = tuple(clean_player_name(name) for name in players)
     seen: set[str] = set()
     for name in names:
         if Player.key(name) in seen:

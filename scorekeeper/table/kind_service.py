@@ -38,6 +38,26 @@ from scorekeeper.table.service import check_version, first_use, locked_game
 from scorekeeper.web.translation import gettext
 
 
+def derived_columns(sitting: Sitting) -> dict[str, Any]:
+    """The game's columns a change derives from its replay (every other derived column is
+    Mille's, left at its default), but for ``finished_at``: when it ended is the change's."""
+    return {
+        "deal_count": len(sitting.lines),
+        "status": FINISHED if sitting.finished else IN_PROGRESS,
+    }
+
+
+def movement_rows(game_id: int, sitting: Sitting, *, since: int = 1) -> list[dict[str, Any]]:
+    """The game's ledger as :class:`Movement` rows for a bulk insert: what each deal from
+    deal ``since`` on moved, then what the end moved (a pool given back)."""
+    rows = [
+        _movement(game_id, line.number, payment)
+        for line in sitting.lines[since - 1 :]
+        for payment in line.payments
+    ]
+    return rows + [_movement(game_id, None, payment) for payment in sitting.closing]
+
+
 def who_pays(game: Game) -> tuple[str, int]:
     """Who pays in a finished game (their names, joined) and how much in all: Mille's loser
     and what it is due; in any other game, every payer of its settlement."""
@@ -200,8 +220,8 @@ def _store(game: Game, sitting: Sitting, *, since: int) -> None:
     game's movements rewritten from deal ``since`` on (and at the end), and the league's
     records of the game's kind (:mod:`..records.kind_records`), all in this transaction."""
     was_finished = game.finished
-    game.deal_count = len(sitting.lines)
-    game.status = FINISHED if sitting.finished else IN_PROGRESS
+    for column, value in derived_columns(sitting).items():
+        setattr(game, column, value)
     _mark_end(game, sitting, was_finished)
     game.version += 1
     if was_finished or since <= len(sitting.lines) - 1:  # a deal only added needs no delete
@@ -211,12 +231,7 @@ def _store(game: Game, sitting: Sitting, *, since: int) -> None:
                 or_(Movement.deal_number >= since, Movement.deal_number.is_(None)),
             )
         )
-    rows = [
-        _movement(game.id, line.number, payment)
-        for line in sitting.lines[since - 1 :]
-        for payment in line.payments
-    ]
-    rows += [_movement(game.id, None, payment) for payment in sitting.closing]
+    rows = movement_rows(game.id, sitting, since=since)
     if rows:  # the table's own INSERT: one statement for every row, whichever are None
         db.session.execute(insert(cast(Table, Movement.__table__)), rows)
     if was_finished or sitting.finished:

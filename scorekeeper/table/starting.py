@@ -11,6 +11,7 @@ from scorekeeper.engine.games.base import GameKind
 from scorekeeper.errors import Conflict, ServiceError
 from scorekeeper.models import IN_PROGRESS, Game, GameSeat, Player, SubmissionToken, db
 from scorekeeper.records.players import clean_player_name, find_player, new_player
+from scorekeeper.records.sittings import stored_setup
 from scorekeeper.table.service import locked_game
 from scorekeeper.web.translation import gettext
 
@@ -82,7 +83,7 @@ def start_game_of(
             player1=seats[1],
             seats=[GameSeat(seat=seat, player=player) for seat, player in enumerate(seats)],
             first_dealer=random.randrange(len(seats)) if first_dealer is None else first_dealer,
-            setup={"rules": dict(setup.rules), "stakes": dict(setup.stakes)},
+            setup=stored_setup(setup),
         )
         db.session.add(game)
     return game

@@ -8,6 +8,9 @@ Schema = Mapping[str, object]
 
 #: A seat: 0 for the first player named.
 SEAT: Final[Schema] = {"type": "integer", "minimum": 0, "description": "A seat: 0 is the first."}
+#: The side that took something (an honour): a seat, or under partnerships a pair's index
+#: (side i: seats i and i + n/2).
+SIDE: Final[Schema] = {"type": "integer", "minimum": 0, "description": "The side that took it."}
 #: A whole number per seat, in seat order.
 COUNTS: Final[Schema] = {
     "type": "array",

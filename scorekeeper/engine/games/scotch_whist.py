@@ -11,7 +11,7 @@ from ..game import DealAfterEnd
 from .base import Entry, Payment, Problem, Reason, Setup, Sitting
 from .ledger import Dealt, lines_of, sitting_of
 from .reading import Reader, complete, known_rules, read_players, read_stakes
-from .schema import body
+from .schema import SIDE, body
 
 #: The trump honours and what each is worth, in the order the API lists them.
 HONOURS: Final = {"jack": 11, "ace": 4, "king": 3, "queen": 2, "ten": 10}
@@ -162,10 +162,7 @@ class ScotchWhist:
     deal_schema = body(
         {
             "honours": body(
-                {
-                    name: {"type": "integer", "minimum": 0, "description": "The side that took it."}
-                    for name in HONOURS
-                },
+                dict.fromkeys(HONOURS, SIDE),
                 *HONOURS,
             ),
             "cards": {

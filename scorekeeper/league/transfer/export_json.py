@@ -7,12 +7,25 @@ from contextlib import closing
 from datetime import UTC, datetime
 from typing import Any, Final
 
-from sqlalchemy import select
+from sqlalchemy import Select, select
 from sqlalchemy.orm import aliased
 
 from scorekeeper.engine import format_money
 from scorekeeper.league.transfer.formats import JSON_FORMAT
-from scorekeeper.models import Deal, Game, League, Player, Season, User, db
+from scorekeeper.league.transfer.kind_json import outcome_json, stakes_json
+from scorekeeper.models import (
+    FINISHED,
+    MILLE,
+    Deal,
+    Game,
+    GameSeat,
+    League,
+    Player,
+    Season,
+    User,
+    db,
+)
+from scorekeeper.records import sittings
 
 #: Rows read at a time.
 BATCH: Final = 5000
@@ -67,7 +80,8 @@ def _indented(game: dict[str, Any]) -> str:
 
 def _games_with_deals(league_id: int) -> Generator[dict[str, Any], None, None]:
     """Each game of the league as JSON values, its deals read beside it: two server-side
-    cursors in game order, plain rows (no ORM object per game or deal)."""
+    cursors in game order, plain rows (no ORM object per game or deal); a third for the
+    players of games of other kinds than Mille, opened at the first of them."""
     a, b = aliased(Player), aliased(Player)
     abandoner = aliased(User)
     games = _rows(
@@ -91,15 +105,64 @@ def _games_with_deals(league_id: int) -> Generator[dict[str, Any], None, None]:
         .where(Game.league_id == league_id)
         .order_by(Deal.game_id, Deal.number)
     )
-    with closing(games), closing(deals):
+    seats = SeatNames(_rows(seats_of_other_kinds(league_id, GameSeat.game_id)))
+    with closing(games), closing(deals), closing(seats):
         deal = next(deals, None)
         for game in games:
             kept = []
             while deal is not None and deal.game_id == game.id:
-                kept.append(_deal_json(deal))
+                kept.append(deal)
                 deal = next(deals, None)
-            names = (game.name_a, game.name_b)
-            yield _game_json(game, names, kept, game.paid_by) | _abandoned_json(game)
+            yield _any_game_json(game, kept, seats) | _abandoned_json(game)
+
+
+def _any_game_json(game: Any, deals: list[Any], seats: "SeatNames") -> dict[str, Any]:
+    if game.kind != MILLE:
+        return _sitting_json(game, seats.of(game.id), deals, game.paid_by)
+    names = (game.name_a, game.name_b)
+    return _game_json(game, names, [_deal_json(deal) for deal in deals], game.paid_by)
+
+
+def seats_of_other_kinds(league_id: int, *games_in_order: Any) -> Select[int, str]:
+    """The players of the league's games of other kinds than Mille, each with its game: the
+    games in the order ``games_in_order`` says (as the caller reads them), each one's
+    players in seat order."""
+    return (
+        select(GameSeat.game_id, Player.name)
+        .join(Player, Player.id == GameSeat.player_id)
+        .join(Game, Game.id == GameSeat.game_id)
+        .where(Game.league_id == league_id, Game.kind != MILLE)
+        .order_by(*games_in_order, GameSeat.seat)
+    )
+
+
+class SeatNames:
+    """The players of games of other kinds than Mille, read from ``rows`` (each a game's id
+    and a name; a game's seats together, the games in the order they are asked for) only
+    once one is asked for: an export of Mille's games alone sends no statement for them."""
+
+    def __init__(self, rows: Iterator[Any]) -> None:
+        self.rows = rows
+        self.row: Any = None
+        self.started = False
+
+    def of(self, game_id: int) -> list[str]:
+        """The players of game ``game_id``, in seat order (those of games passed over, which
+        were not asked for, are skipped)."""
+        if not self.started:
+            self.row, self.started = next(self.rows, None), True
+        while self.row is not None and self.row.game_id != game_id:
+            self.row = next(self.rows, None)
+        names = []
+        while self.row is not None and self.row.game_id == game_id:
+            names.append(self.row.name)
+            self.row = next(self.rows, None)
+        return names
+
+    def close(self) -> None:
+        close = getattr(self.rows, "close", None)
+        if close is not None:
+            close()
 
 
 def _rows(statement: Any) -> Generator[Any, None, None]:
@@ -136,6 +199,34 @@ def _game_json(
         "totals": [game.total0, game.total1],
         "winner": game.winner_seat,
         "amount_due": None if game.amount_due is None else format_money(game.amount_due),
+    }
+
+
+def _sitting_json(
+    game: Any, names: list[str], deals: list[Any], paid_by: str | None
+) -> dict[str, Any]:
+    """A game of another kind than Mille: its setup and deals as the API writes them, and
+    what they come to (:mod:`.kind_json`), replayed by its kind."""
+    entries = [deal.entry for deal in deals]
+    ended = game.status == FINISHED
+    sitting = sittings.sitting_from(
+        game.kind, len(names), game.setup, game.first_dealer, entries, ended=ended
+    )
+    return {
+        "id": game.id,
+        "game": game.kind,
+        "players": names,
+        "rules": dict(sitting.setup.rules),
+        "stakes": stakes_json(sitting.setup.stakes),
+        "first_dealer": game.first_dealer,
+        "created_at": _iso(game.created_at),
+        "finished_at": _iso(game.finished_at),
+        "paid_at": _iso(game.paid_at),
+        "paid_by": paid_by,
+        "deals": [{"entry": deal.entry, "created_at": _iso(deal.created_at)} for deal in deals],
+        # What the deals come to, for a reader; an import checks them again.
+        "status": game.status,
+        **outcome_json(sitting),
     }
 
 

@@ -11,7 +11,9 @@ from datetime import UTC, date, datetime, time, timedelta
 from typing import IO, Any, Final
 
 from scorekeeper.engine import Rules, Scorecard, Seat, Stakes, Tally, replay
+from scorekeeper.engine.games import Setup, Sitting, kind_named
 from scorekeeper.models import Player
+from scorekeeper.table import kind_service
 from scorekeeper.table.service import derived_columns, settlement_of
 from scorekeeper.values import EARLIEST_DAY
 from scorekeeper.web.translation import gettext
@@ -59,6 +61,10 @@ class PlannedGame:
         self.derived = derived_columns(card, settlement_of(card, self.stakes))
         return card
 
+    @property
+    def deal_total(self) -> int:
+        return len(self.tallies)
+
     def __getstate__(self) -> dict[str, Any]:
         """Kept on disk (:meth:`ImportPlan.keep`) with its tallies as plain numbers: a
         third of the time of pickling each as the object it is."""
@@ -67,6 +73,56 @@ class PlannedGame:
     def __setstate__(self, state: dict[str, Any]) -> None:
         tallies = [Tally(Seat(out), scores, stars) for out, scores, stars in state["tallies"]]
         vars(self).update(state, tallies=tallies)
+
+
+@dataclass
+class PlannedSitting:
+    """One game of any other kind than Mille as a file describes it: its setup and its deals'
+    entries read by its kind (``engine.games``), replayed, ready to save as the game
+    service (``table.kind_service``) keeps such a game."""
+
+    source: str  # "line 12" or "game 3": where the file describes it
+    kind: str
+    names: tuple[str, ...]
+    setup: Setup
+    first_dealer: int
+    #: Each deal as its kind read it (``GameKind.read_deal``): what ``Deal.entry`` keeps.
+    entries: list[dict[str, Any]]
+    created_at: datetime
+    #: The scorekeeper ended the sitting (ignored by a game that ends by its own rule).
+    ended: bool = False
+    finished_at: datetime | None = None
+    paid_at: datetime | None = None
+    paid_by: str | None = None
+    abandoned_at: datetime | None = None
+    abandoned_by: str | None = None
+    #: Per deal, when it was recorded (a JSON export says).
+    deal_extras: list[dict[str, Any]] = field(default_factory=list)
+
+    #: What the replay (:meth:`replayed`) says, kept so that saving replays no more: the
+    #: game's derived columns, each deal's winner, and the game's ledger (movement rows
+    #: without their game).
+    derived: dict[str, Any] = field(default_factory=dict)
+    winners: list[int | None] = field(default_factory=list)
+    movements: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def deal_total(self) -> int:
+        return len(self.entries)
+
+    def replayed(self) -> Sitting:
+        """The game replayed by its kind (``DealAfterEnd`` if a deal follows the end of a
+        game that ends itself), and what it says of the game kept."""
+        kind = kind_named(self.kind)
+        sitting = kind.replay(self.setup, self.first_dealer, self.entries, ended=self.ended)
+        self.derived = kind_service.derived_columns(sitting)
+        self.winners = [line.winner for line in sitting.lines]
+        self.movements = kind_service.movement_rows(0, sitting)
+        return sitting
+
+
+#: A game a file describes, of Mille or of any other kind.
+Planned = PlannedGame | PlannedSitting
 
 
 @dataclass
@@ -79,13 +135,13 @@ class ImportPlan:
     seasons: list[tuple[str, date, date]] = field(default_factory=list)
     game_count: int = 0
     deal_count: int = 0
-    read_games: Callable[[], Iterable[PlannedGame]] = tuple
+    read_games: Callable[[], Iterable[Planned]] = tuple
     #: The file the games are read from, closed once they are saved (or not).
     file: IO[Any] | None = None
     #: The checked games (:meth:`keep`), on disk until they are saved.
     spool: IO[bytes] | None = None
 
-    def keep(self, game: PlannedGame) -> None:
+    def keep(self, game: Planned) -> None:
         """Keep a checked game to be saved (:meth:`kept_games`): on disk, not in memory, and
         not read and checked from the file a second time."""
         if self.spool is None:
@@ -93,7 +149,7 @@ class ImportPlan:
             self.read_games = self.kept_games
         pickle.dump(game, self.spool, protocol=pickle.HIGHEST_PROTOCOL)
 
-    def kept_games(self) -> Iterator[PlannedGame]:
+    def kept_games(self) -> Iterator[Planned]:
         """The games :meth:`keep` kept, in order (written by this process: safe to unpickle)."""
         if self.spool is None:
             return
@@ -112,11 +168,11 @@ class ImportPlan:
     def add_player(self, name: str) -> None:
         self.players.setdefault(Player.key(name), name)
 
-    def add(self, game: PlannedGame) -> None:
+    def add(self, game: Planned) -> None:
         for name in game.names:
             self.add_player(name)
         self.game_count += 1
-        self.deal_count += len(game.tallies)
+        self.deal_count += game.deal_total
 
 
 class Problems:

@@ -6,11 +6,10 @@ The file is read as a stream, a game at a time; nothing of it is all in memory.
 
 import csv
 import io
-from collections.abc import Iterator
-from datetime import datetime
+from collections.abc import Callable, Iterator
 from functools import lru_cache
 from operator import itemgetter
-from typing import Any, Final, TextIO
+from typing import Any, Final, TextIO, Union
 
 from scorekeeper.engine import (
     PRESETS,
@@ -27,6 +26,7 @@ from scorekeeper.engine import (
     validate_tally,
 )
 from scorekeeper.errors import ServiceError
+from scorekeeper.league.transfer.csv_cells import boolean, check_game_cells, moment
 from scorekeeper.league.transfer.formats import (
     CSV_COLUMNS,
     GAME_COLUMNS,
@@ -36,12 +36,12 @@ from scorekeeper.league.transfer.formats import (
 from scorekeeper.league.transfer.plan import (
     ImportPlan,
     ImportProblems,
+    Planned,
     PlannedGame,
     Problems,
-    reasonable_moment,
-    unreasonable_moment,
     worded,
 )
+from scorekeeper.league.transfer.read_kind_csv import KindCsvGame, is_kinds_header, kind_header
 from scorekeeper.models import Player
 from scorekeeper.records.players import clean_player_name
 from scorekeeper.values import read_amount, read_whole_number
@@ -101,8 +101,43 @@ def _started_before(key: str, where: str, started: dict[str, str], problems: Pro
     return True
 
 
-def _csv_games(stream: TextIO) -> Iterator[PlannedGame]:
-    """The file's games, checked, as each one ends; ImportProblems at the end if any is bad."""
+#: The rows of one game as read so far: Mille's, or another game's.
+CsvGame = Union["_CsvGame", KindCsvGame]
+
+
+class _Section:
+    """A header and the games under it: Mille's (the file's first, or only, section), or
+    other games' (:mod:`.read_kind_csv`), each kind's under a header of its own."""
+
+    def __init__(self, row: list[str], where: str, problems: Problems) -> None:
+        if is_kinds_header(row):
+            columns = kind_header(row, where, problems)
+            self.game: Callable[[str, str, dict[str, str]], CsvGame] = KindCsvGame
+        else:
+            columns = _header(row, problems)
+            self.game = _CsvGame
+        self.names, self.indexes = list(columns), list(columns.values())
+        #: Where each game's first row is: a game's key is its section's.
+        self.started: dict[str, str] = {}
+
+    def values(self, row: list[str]) -> dict[str, str]:
+        return _values(row, self.names, self.indexes)
+
+    def start(
+        self, key: str, where: str, values: dict[str, str], problems: Problems
+    ) -> CsvGame | None:
+        """Game ``key``, whose first row is at ``where``; None when it began earlier, before
+        other games (which is said)."""
+        if _started_before(key, where, self.started, problems):
+            return None
+        self.started[key] = where
+        return self.game(key, where, values)
+
+
+def _csv_games(stream: TextIO) -> Iterator[Planned]:
+    """The file's games, checked, as each one ends; ImportProblems at the end if any is bad.
+    (Longer than 40 lines, and read better whole: one pass over the rows, each kind of row
+    it meets, and where each game ends.)"""
     try:
         stream.seek(0)
         header = stream.readline()
@@ -110,36 +145,42 @@ def _csv_games(stream: TextIO) -> Iterator[PlannedGame]:
         delimiter = ";" if header.count(";") > header.count(",") else ","
         reader = csv.reader(stream, delimiter=delimiter)
         problems = Problems()
-        columns = _header(next(reader, []), problems)
-        names, indexes = list(columns), list(columns.values())
-        started: dict[str, str] = {}  # where each game's first row is
-        current: _CsvGame | None = None
+        section = _Section(next(reader, []), "line 1", problems)
+        games = 0
+        current: CsvGame | None = None
         for row in _rows(reader, problems):
             where = f"line {reader.line_num}"
             if not any(cell.strip() for cell in row):
                 continue
-            values = _values(row, names, indexes)
+            if is_kinds_header(row):  # the next game's section
+                yield from _planned(current, problems)
+                current, section = None, _Section(row, where, problems)
+                continue
+            values = section.values(row)
             key = values.get("game", "")
             if not key:
                 problems.add(where, gettext("the game column is empty; every row names its game."))
                 continue
             if current is None or key != current.key:
-                if _started_before(key, where, started, problems):
+                if (started := section.start(key, where, values, problems)) is None:
                     continue
-                if current is not None and (game := current.plan(problems)) is not None:
-                    yield game
-                current = _CsvGame(key, where, values)
-                started[key] = where
+                yield from _planned(current, problems)
+                current, games = started, games + 1
             current.add_row(where, values, problems)
-        if current is not None and (game := current.plan(problems)) is not None:
-            yield game
+        yield from _planned(current, problems)
     except UnicodeDecodeError:
         raise ImportProblems(
             [gettext("The file is not UTF-8 text (save the spreadsheet as CSV UTF-8).")]
         ) from None
-    if not started and not problems.found:
+    if not games and not problems.found:
         problems.add("line 2", gettext("there are no deals in this file."))
     problems.raise_any()
+
+
+def _planned(game: CsvGame | None, problems: Problems) -> Iterator[Planned]:
+    """The game, checked, once its last row is read (nothing when it has a problem)."""
+    if game is not None and (planned := game.plan(problems)) is not None:
+        yield planned
 
 
 def _rows(reader: Any, problems: Problems) -> Iterator[list[str]]:
@@ -202,26 +243,10 @@ class _CsvGame:
         # Most rows repeat the game's cells exactly: only a row where one differs is read
         # column by column (issue 26: a tenth of a large import's check).
         if self.game_cells(values) != self.first_cells:
-            self._check_game_cells(where, values, problems)
+            check_game_cells(
+                GAME_COLUMNS, self.key, (self.where, self.first), where, values, problems
+            )
         self.rows.append((where, values))
-
-    def _check_game_cells(self, where: str, values: dict[str, str], problems: Problems) -> None:
-        for name in GAME_COLUMNS:
-            given, kept = values.get(name, ""), self.first.get(name, "")
-            if given and given != kept and given.casefold() != kept.casefold():
-                started = repr(kept or gettext("nothing"))
-                problems.add(
-                    where,
-                    gettext(
-                        "%(name)s is %(given)s but game %(key)s started with %(kept)s on "
-                        "%(where)s; a game's %(name)s is set by its first row.",
-                        name=name,
-                        given=repr(given),
-                        key=self.key,
-                        kept=started,
-                        where=worded(self.where),
-                    ),
-                )
 
     def plan(self, problems: Problems) -> PlannedGame | None:
         before = len(problems.found)
@@ -229,7 +254,7 @@ class _CsvGame:
         names = self._names(problems)
         rules = _csv_rules(first, where, problems)
         stakes = _csv_stakes(first, where, problems)
-        played = _moment(first.get("date", ""), where, "date", problems, required=True)
+        played = moment(first.get("date", ""), where, "date", problems, required=True)
         dealer = _side(first.get("first_dealer", "") or "a", names, where, "first_dealer", problems)
         tallies = [
             self._tally(row_where, values, names, problems) for row_where, values in self.rows
@@ -247,14 +272,14 @@ class _CsvGame:
         if card.finished:
             game.finished_at = played
         paid = first.get("paid", "")
-        if _boolean(paid) is not False and paid:
+        if boolean(paid) is not False and paid:
             if not card.finished:
                 problems.add(
                     where,
                     gettext("game %(key)s is not finished, so it can't be paid.", key=self.key),
                 )
                 return None
-            paid_at = played if _boolean(paid) else _moment(paid, where, "paid", problems)
+            paid_at = played if boolean(paid) else moment(paid, where, "paid", problems)
             game.paid_at = paid_at
         return game
 
@@ -371,21 +396,12 @@ def _flag(values: dict[str, str], name: str, default: bool) -> bool:
     text = values.get(name, "")
     if not text:
         return default
-    value = _boolean(text)
+    value = boolean(text)
     if value is None:
         raise ValueError(
             gettext("%(name)s is %(text)s; write yes or no", name=name, text=repr(text))
         )
     return value
-
-
-def _boolean(text: str) -> bool | None:
-    folded = text.strip().casefold()
-    if folded in ("yes", "y", "true", "1"):
-        return True
-    if folded in ("no", "n", "false", "0", ""):
-        return False
-    return None
 
 
 def _csv_stakes(values: dict[str, str], where: str, problems: Problems) -> Stakes | None:
@@ -396,31 +412,3 @@ def _csv_stakes(values: dict[str, str], where: str, problems: Problems) -> Stake
     except ValueError as error:
         problems.add(where, gettext("stakes: %(error)s.", error=str(error).rstrip(".")))
         return None
-
-
-def _moment(
-    text: str, where: str, column: str, problems: Problems, *, required: bool = False
-) -> datetime | None:
-    if not text:
-        if required:
-            problems.add(
-                where,
-                gettext("%(column)s is empty; write the day, like 2025-03-14.", column=column),
-            )
-        return None
-    try:
-        moment = datetime.fromisoformat(text)
-    except ValueError:
-        problems.add(
-            where,
-            gettext(
-                "%(column)s is %(text)s; write the day, like 2025-03-14.",
-                column=column,
-                text=repr(text),
-            ),
-        )
-        return None
-    reasonable = reasonable_moment(moment)
-    if reasonable is None:
-        problems.add(where, unreasonable_moment(column, text))
-    return reasonable

@@ -23,14 +23,20 @@ from scorekeeper.errors import ServiceError
 from scorekeeper.json_stream import JsonStream
 from scorekeeper.league.seasons import check_season
 from scorekeeper.league.transfer.formats import JSON_FORMAT
+from scorekeeper.league.transfer.json_parts import (
+    check_marks,
+    check_outcome,
+    deal_extras,
+    json_moment,
+    optional_moment,
+)
+from scorekeeper.league.transfer.kind_json import is_other_kind, json_sitting
 from scorekeeper.league.transfer.plan import (
     ImportPlan,
     ImportProblems,
     PlannedGame,
     Problems,
     read_text,
-    reasonable_moment,
-    unreasonable_moment,
 )
 from scorekeeper.models import Player
 from scorekeeper.records.players import clean_player_name
@@ -129,9 +135,14 @@ def _players_and_seasons(plan: ImportPlan, data: dict[str, Any], problems: Probl
 
 
 def _games(plan: ImportPlan, games: Iterable[Any], problems: Problems) -> None:
-    """Check each game; keep the good ones to be saved."""
+    """Check each game, of Mille or of any other kind; keep the good ones to be saved."""
     for index, game in enumerate(games, start=1):
-        planned = _json_game(game, f"game {index}", problems)
+        where = f"game {index}"
+        planned = (
+            json_sitting(game, where, problems)
+            if is_other_kind(game)
+            else _json_game(game, where, problems)
+        )
         if planned is not None:
             plan.add(planned)
             plan.keep(planned)
@@ -169,9 +180,9 @@ def _json_game(data: Any, where: str, problems: Problems) -> PlannedGame | None:
         rules, stakes = _json_rules(data)
         dealer = Seat(read_json_whole_number(data["first_dealer"]))
         created_at = datetime.fromisoformat(data["created_at"])
-        finished_at = _optional_moment(data.get("finished_at"))
-        paid_at = _optional_moment(data.get("paid_at"))
-        abandoned_at = _optional_moment(data.get("abandoned_at"))
+        finished_at = optional_moment(data.get("finished_at"))
+        paid_at = optional_moment(data.get("paid_at"))
+        abandoned_at = optional_moment(data.get("abandoned_at"))
         deals = list(data["deals"])
     except (KeyError, IndexError, TypeError, ValueError) as error:
         problems.add(where, f"can't be read ({error}).")
@@ -181,13 +192,13 @@ def _json_game(data: Any, where: str, problems: Problems) -> PlannedGame | None:
     except ServiceError as error:
         problems.add(where, f"players: {error.message}")
         return None
-    created_at = _json_moment(created_at, "created_at", data, where, problems)
+    created_at = json_moment(created_at, "created_at", data, where, problems)
     if finished_at is not None:
-        finished_at = _json_moment(finished_at, "finished_at", data, where, problems)
+        finished_at = json_moment(finished_at, "finished_at", data, where, problems)
     if paid_at is not None:
-        paid_at = _json_moment(paid_at, "paid_at", data, where, problems)
+        paid_at = json_moment(paid_at, "paid_at", data, where, problems)
     if abandoned_at is not None:
-        abandoned_at = _json_moment(abandoned_at, "abandoned_at", data, where, problems)
+        abandoned_at = json_moment(abandoned_at, "abandoned_at", data, where, problems)
     if Player.key(names[0]) == Player.key(names[1]):
         problems.add(where, "the two players are the same player.")
     game = PlannedGame(where, names, rules, stakes, dealer, [], created_at, finished_at, paid_at)
@@ -230,38 +241,8 @@ def _read_json_deals(game: PlannedGame, deals: list[Any], where: str, problems: 
             continue
         game.tallies.append(tally)
         game.deal_extras.append(
-            _deal_extras(deal, game.created_at, f"{where}, deal {number}", problems)
+            deal_extras(deal, game.created_at, f"{where}, deal {number}", problems)
         )
-
-
-def _deal_extras(
-    deal: dict[str, Any], default: datetime, where: str, problems: Problems
-) -> dict[str, Any]:
-    """The deal's cards and when it was recorded (the game's start, if the file can't say)."""
-    cards = deal.get("cards")
-    try:
-        recorded = _optional_moment(deal.get("created_at"))
-    except ValueError:
-        recorded = None
-    if recorded is not None:
-        recorded = _json_moment(recorded, "created_at", deal, where, problems)
-    return {"cards": cards if isinstance(cards, dict) else None, "created_at": recorded or default}
-
-
-def _optional_moment(value: object) -> datetime | None:
-    return None if value is None else datetime.fromisoformat(str(value))
-
-
-def _json_moment(
-    moment: datetime, column: str, data: dict[str, Any], where: str, problems: Problems
-) -> datetime:
-    """A moment of the file as :func:`reasonable_moment` has it; a problem (and the moment as
-    given, which is never saved) when no game could have been played then."""
-    reasonable = reasonable_moment(moment)
-    if reasonable is None:
-        problems.add(where, unreasonable_moment(column, str(data[column])))
-        return moment
-    return reasonable
 
 
 def _check_json_outcome(
@@ -272,13 +253,6 @@ def _check_json_outcome(
     winner = None if card.winner is None else int(card.winner)
     if card.finished != (game.finished_at is not None):
         problems.add(where, "finished_at doesn't match its deals (finished or not).")
-    if game.paid_at is not None and not card.finished:
-        problems.add(where, "is paid but not finished.")
-    if game.paid_at is not None and game.abandoned_at is not None:
-        problems.add(where, "is paid but abandoned (a paid game can't be abandoned).")
+    check_marks(card.finished, game.paid_at, game.abandoned_at, where, problems)
     expected = {"totals": list(card.totals), "winner": winner, "amount_due": due}
-    for key, value in expected.items():
-        if key in data and data[key] != value:
-            problems.add(
-                where, f"{key} is {data[key]!r} in the file, but its deals give {value!r}."
-            )
+    check_outcome(data, expected, where, problems)

@@ -6,15 +6,31 @@ from itertools import islice
 from typing import Any, Final
 
 from flask import current_app
-from sqlalchemy import Connection, func, insert, select
+from sqlalchemy import func, insert, select
 
 from scorekeeper.database import insert_many, reserve_ids, writing
 from scorekeeper.engine import Tally
 from scorekeeper.errors import ServiceError
-from scorekeeper.league.transfer.plan import ImportPlan, ImportProblems, PlannedGame
-from scorekeeper.models import FINISHED, AuditEvent, Deal, Game, GameSeat, Player, Season, db
-from scorekeeper.records import results, totals
-from scorekeeper.table import audit
+from scorekeeper.league.transfer.plan import (
+    ImportPlan,
+    ImportProblems,
+    Planned,
+    PlannedGame,
+    PlannedSitting,
+)
+from scorekeeper.models import (
+    FINISHED,
+    AuditEvent,
+    Deal,
+    Game,
+    GameSeat,
+    Movement,
+    Player,
+    Season,
+    db,
+)
+from scorekeeper.records import results, sittings, totals
+from scorekeeper.table import audit, kind_service
 from scorekeeper.table.forms import rules_data
 from scorekeeper.web.formatting import number as worded_number
 from scorekeeper.web.translation import gettext, ngettext
@@ -85,7 +101,7 @@ def run_import(league_id: int, plan: ImportPlan) -> Iterator[str]:
     )
 
 
-def _batches(games: Iterable[PlannedGame], size: int) -> Iterator[list[PlannedGame]]:
+def _batches(games: Iterable[Planned], size: int) -> Iterator[list[Planned]]:
     games = iter(games)
     while batch := list(islice(games, size)):
         yield batch
@@ -129,7 +145,7 @@ def _seasons_for(league_id: int, plan: ImportPlan) -> None:
 
 
 def _game_row(league_id: int, planned: PlannedGame, players: dict[str, int]) -> dict[str, Any]:
-    """A planned game as its row, with the columns derived from its card."""
+    """A planned game of Mille as its row, with the columns derived from its card."""
     derived = planned.derived  # kept when the game was checked
     finished = derived["status"] == FINISHED
     return {
@@ -149,54 +165,115 @@ def _game_row(league_id: int, planned: PlannedGame, players: dict[str, int]) -> 
     }
 
 
+def _sitting_row(
+    league_id: int, planned: PlannedSitting, players: dict[str, int]
+) -> dict[str, Any]:
+    """A planned game of another kind as its row: its setup as the game service keeps it,
+    and the columns its replay derived (every one of Mille's left at its default)."""
+    finished = planned.derived["status"] == FINISHED
+    return {
+        "kind": planned.kind,
+        "league_id": league_id,
+        "player0_id": players[Player.key(planned.names[0])],
+        "player1_id": players[Player.key(planned.names[1])],
+        "first_dealer": planned.first_dealer,
+        "created_at": planned.created_at,
+        "version": 1,
+        "setup": sittings.stored_setup(planned.setup),
+        **planned.derived,
+        "finished_at": planned.finished_at if finished else None,
+        "paid_at": planned.paid_at,
+        "abandoned_at": planned.abandoned_at,
+    }
+
+
 def _save(
     league_id: int,
-    batch: Sequence[PlannedGame],
+    batch: Sequence[Planned],
     players: dict[str, int],
     source: str,
 ) -> None:
-    """Save a batch of games with three bulk inserts (games, deals, audit events): no ORM
-    object per row, so memory stays a batch's."""
-    rows = [_game_row(league_id, planned, players) for planned in batch]
+    """Save a batch of games with a few bulk inserts (games, their seats and deals, the
+    ledgers of games of other kinds than Mille, audit events): no ORM object per row, so
+    memory stays a batch's. The games' ids are reserved in the file's order."""
     connection = db.session.connection()
-    ids = _insert_games(connection, rows)
+    ids = reserve_ids(connection, "game", len(batch))
+    games = list(zip(ids, batch, strict=True))
+    mille = [(id_, p) for id_, p in games if isinstance(p, PlannedGame)]
+    sittings = [(id_, p) for id_, p in games if isinstance(p, PlannedSitting)]
+    rows = {id_: _game_row(league_id, planned, players) for id_, planned in mille}
+    rows |= {id_: _sitting_row(league_id, planned, players) for id_, planned in sittings}
+    for group in (mille, sittings):
+        if group:
+            connection.execute(insert(Game), [rows[id_] | {"id": id_} for id_, _ in group])
     deals = [
         deal_row(game_id, number, tally, planned.created_at)
         | (planned.deal_extras[number - 1] if planned.deal_extras else {})
-        for game_id, planned in zip(ids, batch, strict=True)
+        for game_id, planned in mille
         for number, tally in enumerate(planned.tallies, start=1)
     ]
     insert_many(connection, Deal, deals)  # no ORM work per row (issue 26)
-    insert_many(connection, GameSeat, seat_rows(ids, rows))
+    insert_many(connection, Deal, [row for g, p in sittings for row in _sitting_deals(g, p)])
+    insert_many(connection, GameSeat, _seats(games, players))
+    movements = [row | {"game_id": game_id} for game_id, p in sittings for row in p.movements]
+    insert_many(connection, Movement, movements)
     user_id = audit.actor_id()
-    events = []
-    for game_id, planned, row in zip(ids, batch, rows, strict=True):
-        place, _, where = planned.source.partition(" ")  # "line 12", "game 3 (id 57)"
-        params = {"file": source, "place": place, "where": where, "paid_by": planned.paid_by}
-        if planned.abandoned_at is not None:
-            params["abandoned_by"] = planned.abandoned_by
-        events.append(
-            {
-                "league_id": league_id,
-                "game_id": game_id,
-                "user_id": user_id,
-                "action": audit.IMPORTED,
-                "params": params,
-                "before": None,
-                "after": {"deals": len(planned.tallies), "status": row["status"]},
-            }
-        )
+    events = [
+        _imported(league_id, user_id, *game, rows[game[0]]["status"], source) for game in games
+    ]
     connection.execute(insert(AuditEvent), events)
 
 
-def _insert_games(connection: Connection, rows: list[dict[str, Any]]) -> list[int]:
-    """Games inserted; their ids, in the rows' order: reserved first and given to the rows
-    (issue 26: a ``RETURNING`` of as many rows took three times as long)."""
-    ids = reserve_ids(connection, "game", len(rows))
-    connection.execute(
-        insert(Game), [{**row, "id": id_} for row, id_ in zip(rows, ids, strict=True)]
-    )
-    return ids
+def _imported(
+    league_id: int, user_id: int | None, game_id: int, planned: Planned, status: str, source: str
+) -> dict[str, Any]:
+    """The audit event of an imported game: where the file describes it, and whom it names."""
+    place, _, where = planned.source.partition(" ")  # "line 12", "game 3 (id 57)"
+    params = {"file": source, "place": place, "where": where, "paid_by": planned.paid_by}
+    if planned.abandoned_at is not None:
+        params["abandoned_by"] = planned.abandoned_by
+    return {
+        "league_id": league_id,
+        "game_id": game_id,
+        "user_id": user_id,
+        "action": audit.IMPORTED,
+        "params": params,
+        "before": None,
+        "after": {"deals": planned.deal_total, "status": status},
+    }
+
+
+def _seats(games: Sequence[tuple[int, Planned]], players: dict[str, int]) -> list[dict[str, Any]]:
+    """Every seat of the games, in seat order, as rows for a bulk insert."""
+    return [
+        {"game_id": game_id, "seat": seat, "player_id": players[Player.key(name)]}
+        for game_id, planned in games
+        for seat, name in enumerate(planned.names)
+    ]
+
+
+def _sitting_deals(game_id: int, planned: PlannedSitting) -> list[dict[str, Any]]:
+    """A game of another kind's deals as rows, as the game service keeps them: each entry as
+    its kind read it and the seat it paid; none of Mille's columns."""
+    return [
+        {
+            "game_id": game_id,
+            "number": number,
+            "out_seat": None,
+            "score0": None,
+            "score1": None,
+            "stars0": 0,
+            "stars1": 0,
+            "entry": entry,
+            "winner_seat": winner,
+            "created_at": planned.created_at,
+            "cards": None,
+        }
+        | (planned.deal_extras[number - 1] if planned.deal_extras else {})
+        for number, (entry, winner) in enumerate(
+            zip(planned.entries, planned.winners, strict=True), start=1
+        )
+    ]
 
 
 def seat_rows(ids: Sequence[int], games: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -280,8 +280,9 @@ class NewGameForm(RulesForm):
         if field.data == "random" or not str(field.data).isdigit():
             return  # not a choice at all: the field says so already
         row = int(field.data)
-        empty = row >= REQUIRED_ROWS and not self[f"player{row}"].data
-        if row >= self.kind.max_players or empty:
+        if row >= min(SEATS, self.kind.max_players) or (
+            row >= REQUIRED_ROWS and not self[f"player{row}"].data
+        ):
             raise ValidationError(gettext("The first dealer must be one of the players."))
 
 

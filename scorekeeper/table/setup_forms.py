@@ -38,8 +38,8 @@ def _amount(_form: Any, field: StringField) -> None:
 
 
 class SetupForm(Form):
-    """One game's stakes and rule options, its fields named after the game
-    (``knock-rummy-stake_point``), part of the new-game form."""
+    """One game's stakes and rule options, each field's name led by the game's
+    (``<game>-stake_point``), part of the new-game form."""
 
     class Meta:
         csrf = False  # a part of the new-game form, which has the token
@@ -72,7 +72,7 @@ class SetupForm(Form):
             if schema.get("type") == "boolean":
                 values[name] = bool(field.data)
             elif field.data not in (None, ""):
-                values[name] = read_whole_number(field.data)
+                values[name] = read_whole_number(str(field.data))
         return values
 
     def check(self, players: int) -> list[Problem]:

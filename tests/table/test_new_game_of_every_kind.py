@@ -7,11 +7,14 @@ import html
 import re
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from sqlalchemy import func, select
 
 from scorekeeper.engine.games import KINDS
 from scorekeeper.models import Game, GameSeat, League, Player, db
 from scorekeeper.records.leagues import league_by_slug
+from tests.web.test_fuzz import value as hostile_value
 
 NEW = "/leagues/our-table/games/new"
 NBSP = "\u00a0"
@@ -450,3 +453,30 @@ def test_the_page_in_french_says_every_game_and_its_fields(table):
     assert "Par point" in page
     assert "de 2 à 6 joueurs" in page
     assert f"Retirer{NBSP}: Adversaire 3" in page
+
+
+@pytest.mark.slow  # Hypothesis posts a hundred forms
+@settings(
+    max_examples=100,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(data=st.data())
+def test_hostile_values_for_any_game_never_fail_and_refusals_start_nothing(table, app, data):
+    game = data.draw(st.sampled_from([*KINDS, "nonsense"]))
+    kind = KINDS.get(game)
+    fields = ["shown_game", "rows", "more", "show_game", "first_dealer", "submit"]
+    fields += [f"{prefix}player{row}" for prefix in ("", "use_", "new_") for row in range(13)]
+    if kind is not None and game != "mille":
+        fields += [f"{game}-stake_{name}" for name in kind.stakes_taken]
+        fields += [f"{game}-rule_{name}" for name in kind.rules_schema.get("properties", {})]
+    chosen = data.draw(st.lists(st.sampled_from(fields), unique=True))
+    form = {"game": game, **{field: data.draw(hostile_value) for field in chosen}}
+    with app.app_context():
+        before = db.session.get(League, 1).defaults
+    response = table.client.post(NEW, data=form)
+    assert response.status_code < 500
+    if response.status_code != 302:
+        assert games_started(app) == 0
+        with app.app_context():
+            assert db.session.get(League, 1).defaults == before

@@ -99,6 +99,7 @@ def _start_with_own_rules(league: League, form: NewGameForm) -> tuple[NewGameFor
         big=form.big.data,
         first_dealer=form.first_dealer.data,
     ):
+        filled.setups = form.setups  # the other games' fields as they were sent
         return filled, None
     if not form.validate_on_submit() or _asks(league, form):
         return form, None

@@ -80,7 +80,8 @@ def settings(slug: str) -> str | Response:
             league.id,
             name=league.name,
             public=league.public,
-            defaults=defaults.defaults,
+            # Mille's defaults, beside the other games' last setups (League.last_setup).
+            defaults={**(league.defaults or {}), **defaults.defaults},
             time_zone=league.time_zone,
         )
         flash(gettext("New games in this league will start from these rules and stakes."))

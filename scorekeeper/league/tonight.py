@@ -30,7 +30,7 @@ DEFAULT_STAKES = Stakes.from_small(100)
 
 def league_rules_and_stakes(defaults: dict[str, Any] | None) -> tuple[Rules, Stakes]:
     """The rules and stakes a league's new games start from (its settings)."""
-    if not defaults:
+    if not defaults or "rules" not in defaults:  # none saved (other games' may be kept)
         return Rules(), DEFAULT_STAKES
     rules, stakes = defaults["rules"], defaults["stakes"]
     return (

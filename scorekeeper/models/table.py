@@ -10,6 +10,7 @@ up to date by the game service on every change, so league pages can aggregate th
 SQL instead of replaying every game.
 """
 
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
@@ -36,7 +37,9 @@ class League(Model):
     slug: Mapped[str] = mapped_column(String(60), unique=True)
     name: Mapped[str] = mapped_column(String(60))
     public: Mapped[bool] = mapped_column(default=True)
-    #: The rules and stakes a new game starts from: {"rules": {...}, "stakes": {...}}.
+    #: What a new game starts from: Mille's rules and stakes as the league's settings say
+    #: them, ``{"rules": {...}, "stakes": {...}}`` (absent until they are saved), and under
+    #: ``"games"`` the setup every other game was last started with (:meth:`last_setup`).
     defaults: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     #: The IANA time zone its pages show times in ("America/Toronto"); None: the server's.
     time_zone: Mapped[str | None] = mapped_column(String(64))
@@ -46,6 +49,24 @@ class League(Model):
         back_populates="league", order_by="Player.name_key"
     )
     games: Mapped[list["Game"]] = relationship(back_populates="league")
+
+    def last_setup(self, kind: str) -> dict[str, Any] | None:
+        """The rules and stakes the league's last game of ``kind`` (any but Mille) was
+        started with, ``{"rules": {...}, "stakes": {name: cents or None}}``; None before
+        its first."""
+        found = ((self.defaults or {}).get("games") or {}).get(kind)
+        return found if isinstance(found, dict) else None
+
+    def remember_setup(
+        self, kind: str, rules: Mapping[str, object], stakes: Mapping[str, int | None]
+    ) -> None:
+        """Keep a new game's rules and stakes as the ones its kind's next game starts from.
+        Mille's defaults, the league's settings, are left as they are."""
+        defaults = dict(self.defaults or {})
+        games = dict(defaults.get("games") or {})
+        games[kind] = {"rules": dict(rules), "stakes": dict(stakes)}
+        # A new dict, not the old one changed in place: the JSON column sees it changed.
+        self.defaults = {**defaults, "games": games}
 
 
 class Player(Model):

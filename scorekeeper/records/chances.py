@@ -9,11 +9,15 @@ from datetime import datetime
 
 from sqlalchemy import select
 
-from scorekeeper.models import Player, PlayerRecord, db, utcnow
+from scorekeeper.models import MILLE, Player, PlayerRecord, db, utcnow
 from scorekeeper.names import MAX_NAME_LENGTH
 from scorekeeper.records import skill
 from scorekeeper.records.players import find_player
 from scorekeeper.records.skill import Skill
+
+#: The game whose finished games the ratings come from (``results.py`` keeps its results
+#: alone): a chance to win is said before a game of it, and no other.
+RATED_GAME = MILLE
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,8 @@
-"""What the game pages accept before play and beside it: a new game and its rules, where a
-player is paid. A deal and the other changes to a game in play are in :mod:`.change_forms`."""
+"""What the game pages accept before play and beside it: Mille's rules and stakes (a new
+game's, a league's defaults), where a player is paid. The new-game form is in
+:mod:`.new_game_forms`; a deal and the other changes to a game in play are in
+:mod:`.change_forms`."""
 
-from collections.abc import Callable
 from typing import Any
 
 from flask_wtf import FlaskForm
@@ -26,7 +27,6 @@ from scorekeeper.engine import (
     DifferenceRule,
     Preset,
     Rules,
-    Seat,
     SkunkRule,
     Stakes,
     format_money,
@@ -34,7 +34,7 @@ from scorekeeper.engine import (
 from scorekeeper.engine.rules import MAX_STAKE, MAX_TARGET, MIN_TARGET
 from scorekeeper.values import NOT_AN_AMOUNT, read_amount
 from scorekeeper.web.formatting import money as money_text
-from scorekeeper.web.forms import Form, name_validators, squeezed
+from scorekeeper.web.forms import Form
 from scorekeeper.web.languages import in_english
 from scorekeeper.web.messages import PRESET_LABELS
 from scorekeeper.web.translation import gettext
@@ -53,13 +53,6 @@ DIFFERENCE_CHOICES = [
         DifferenceRule.ROUND.value, _l("Round each total to the nearest 100 (50 rounds up)")
     ),
     SelectChoice(DifferenceRule.CEIL.value, _l("Every started 100 of the difference")),
-]
-
-
-DEALER_CHOICES = [
-    SelectChoice("random", _l("Draw at random")),
-    SelectChoice("0", _l("First player")),
-    SelectChoice("1", _l("Second player")),
 ]
 
 
@@ -189,7 +182,7 @@ class RulesForm(Form):
 
         Submitted data, when there is some, is shown instead.
         """
-        if not defaults:
+        if not defaults or "rules" not in defaults:  # only other games' setups kept
             return cls(prefix=prefix)
         stakes = defaults["stakes"]
         data = {
@@ -249,69 +242,6 @@ class RulesForm(Form):
         }
 
 
-class NewGameForm(RulesForm):
-    player0 = StringField(
-        _l("First player"),
-        validators=name_validators(_l("Enter or pick a player.")),
-        filters=[squeezed],
-    )
-    player1 = StringField(
-        _l("Second player"),
-        validators=name_validators(_l("Enter or pick a player.")),
-        filters=[squeezed],
-    )
-    first_dealer = RadioField(_l("First dealer"), choices=DEALER_CHOICES, default="random")
-    submit = SubmitField(_l("Start the game"))
-    # The answers to "Did you mean Alice?" (ask_about_new_names): the player to use instead
-    # of the name typed, or the new name confirmed as a new player.
-    use_player0 = StringField(filters=[squeezed])
-    use_player1 = StringField(filters=[squeezed])
-    new_player0 = StringField(filters=[squeezed])
-    new_player1 = StringField(filters=[squeezed])
-
-    #: Seat field name → the players' names its new name is close to, when the form asks.
-    suggestions: dict[str, list[str]]
-
-    def seats(self) -> list[tuple[StringField, StringField, StringField]]:
-        """Each seat's name field, with its "use this player" and "yes, a new player" answers."""
-        return [
-            (self.player0, self.use_player0, self.new_player0),
-            (self.player1, self.use_player1, self.new_player1),
-        ]
-
-    @staticmethod
-    def confirmed_new(name: StringField, new: StringField) -> bool:
-        """ "Yes, a new player Alcie" was tapped for the name the seat still has."""
-        return bool(new.data and name.data and new.data.casefold() == name.data.casefold())
-
-    def take_picked_players(self) -> None:
-        """ "Use Alice" was tapped: that seat's name is now the player picked."""
-        for name, use, _new in self.seats():
-            if use.data:
-                name.data = use.data
-
-    def ask_about_new_names(self, lookalikes: Callable[[str], list[str]]) -> bool:
-        """Ask "Did you mean Alice?" beside each name that would make a new player close to
-        ``lookalikes(name)``, unless it was confirmed as new; True if the form asks."""
-        self.suggestions = {}
-        for name, _use, new in self.seats():
-            if self.confirmed_new(name, new):
-                continue
-            if close := lookalikes(name.data or ""):
-                self.suggestions[name.name] = close
-        return bool(self.suggestions)
-
-    def validate_player1(self, field: StringField) -> None:
-        first, second = self.player0.data or "", field.data or ""
-        if first and first.casefold() == second.casefold():
-            raise ValidationError(gettext("Choose two different players."))
-
-    @property
-    def chosen_dealer(self) -> Seat | None:
-        return None if self.first_dealer.data == "random" else Seat(int(self.first_dealer.data))
-
-
-#: Where each of the engine's tally fields is on the form.
 def preset_rules() -> dict[str, dict[str, object]]:
     """Each preset's options, for the script that fills them in when a preset is picked."""
     return {preset.value: rules_data(rules) for preset, rules in PRESETS.items()}

@@ -9,7 +9,15 @@ from scorekeeper.database import writing
 from scorekeeper.engine import Rules, Seat, Stakes
 from scorekeeper.engine.games.base import GameKind
 from scorekeeper.errors import Conflict, ServiceError
-from scorekeeper.models import IN_PROGRESS, Game, GameSeat, Player, SubmissionToken, db
+from scorekeeper.models import (
+    IN_PROGRESS,
+    Game,
+    GameSeat,
+    League,
+    Player,
+    SubmissionToken,
+    db,
+)
 from scorekeeper.records.players import clean_player_name, find_player, new_player
 from scorekeeper.records.sittings import stored_setup
 from scorekeeper.table.service import locked_game
@@ -69,12 +77,19 @@ def start_game_of(
 ) -> Game:
     """A new game of ``kind`` (any but Mille) between its players in seat order, with the
     setup its engine module reads from ``rules`` and ``stakes`` (cents): ``Refused``
-    naming ``players``, ``rules.…`` or ``stakes.…`` when they break its rules."""
+    naming ``players``, ``rules.…`` or ``stakes.…`` when they break its rules.
+
+    The league keeps the setup as the one its next game of ``kind`` starts from
+    (``League.last_setup``), whether the game was started from the page or the API."""
     cleaned = _cleaned(names)
     setup = kind.setup(len(cleaned), rules, stakes)
     if first_dealer is not None and not 0 <= first_dealer < len(cleaned):
         raise ServiceError(gettext("The first dealer must be one of the players."), "first_dealer")
     with writing():
+        league = db.session.scalars(
+            select(League).where(League.id == league_id).with_for_update(key_share=True)
+        ).one()
+        league.remember_setup(kind.name, setup.rules, setup.stakes)
         seats = _players(league_id, cleaned, create_players)
         game = Game(
             kind=kind.name,

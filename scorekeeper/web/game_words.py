@@ -44,6 +44,17 @@ RULE_LABELS: Final[dict[str, LazyString]] = {
     "partnerships": _l("Play in partnerships (partners sit opposite)"),
 }
 
+#: What a rule option does, beside its field on the new-game page.
+RULE_HINTS: Final[dict[str, LazyString]] = {
+    "target": _l("The game ends after the deal at which a total reaches it."),
+}
+
+#: What a stake that may be left out means when it is, beside its field on the new-game page.
+STAKE_HINTS: Final[dict[str, LazyString]] = {
+    "dealer": _l("Leave empty for the ante."),
+    "maximum": _l("Leave empty for no maximum."),
+}
+
 #: Why money moved, as a line of a deal's payments says it.
 REASON_WORDS: Final[dict[Reason, LazyString]] = {
     Reason.COUNT: _l("for the cards left"),
@@ -71,8 +82,20 @@ def stake_label(name: str) -> str:
     return str(STAKE_LABELS.get(name, name))
 
 
+def stake_hint(name: str) -> str:
+    """What leaving the stake out means ("Leave empty for the ante."); "" if nothing."""
+    found = STAKE_HINTS.get(name)
+    return str(found) if found is not None else ""
+
+
 def rule_label(name: str) -> str:
     return str(RULE_LABELS.get(name, name))
+
+
+def rule_hint(name: str) -> str:
+    """What the rule option does ("The game ends after the deal …"); "" if nothing."""
+    found = RULE_HINTS.get(name)
+    return str(found) if found is not None else ""
 
 
 def reason_words(reason: str) -> str:
@@ -81,5 +104,5 @@ def reason_words(reason: str) -> str:
 
 
 def init_app(app: Flask) -> None:
-    for word in (game_name, stake_label, rule_label, reason_words):
+    for word in (game_name, stake_label, stake_hint, rule_label, rule_hint, reason_words):
         app.add_template_filter(word)

@@ -281,6 +281,9 @@ PROBLEMS: Final = {
     "warning.all_jokers": _l("The winner melded all %(jokers)s Jokers: is that right?"),
 }
 
+#: ``players.range`` for a game of one number of players (Gambler's Rummy's 4, Mille's 2).
+EXACT_PLAYERS: Final = _l("This game takes %(high)s players.")
+
 #: The problems whose values are amounts of money (cents), worded as money.
 MONEY_PARAMS: Final = {"stake.range": ("low", "high"), "maximum.below_antes": ("least",)}
 
@@ -341,7 +344,10 @@ def _problem_text(problem: TallyProblem, english: bool) -> str:
         places = problem.params["places"]
         assert isinstance(places, tuple)
         params["where"] = _and([place_label(place) for place in places])
-    text = str(PROBLEMS[problem.code]) % params
+    sentence = PROBLEMS[problem.code]
+    if problem.code == "players.range" and params["low"] == params["high"]:
+        sentence = EXACT_PLAYERS
+    text = str(sentence) % params
     if "place" in params:
         return gettext("%(place)s: %(problem)s", place=params["place"], problem=text)
     return text

@@ -25,6 +25,7 @@ ROUTES = [
     ("GET", "/leagues/{slug}/games/new", SCOREKEEPER),
     ("POST", "/leagues/{slug}/games/new", SCOREKEEPER),
     ("GET", "/leagues/{slug}/games/new/chances?player0=Ana&player1=Ben", SCOREKEEPER),
+    ("GET", "/leagues/{slug}/games/new/lookalikes?row=1&name=Benn", SCOREKEEPER),
     ("POST", "/games/{game}/deals", SCOREKEEPER),
     ("GET", "/games/{game}/deals/1", SCOREKEEPER),
     ("POST", "/games/{game}/deals/1", SCOREKEEPER),

@@ -6,7 +6,7 @@ from werkzeug.datastructures import MultiDict
 from scorekeeper.league.forms import PlayerForm
 from scorekeeper.models import Game, Player, db
 from scorekeeper.table.change_forms import DealForm
-from scorekeeper.table.forms import NewGameForm
+from scorekeeper.table.new_game_forms import NewGameForm
 from tests.conftest import NEW_GAME_FORM
 
 

@@ -106,6 +106,14 @@ def pages_of_an_evening(app, table, auth, wikipedia_card) -> dict[str, str]:
     pages["refused-new-game"] = table.post_new_game("Ana", "")
     pages["did-you-mean"] = table.post_new_game("Carlo", "Ben", new_player0="")
     pages["new-game-chances"] = table.post_new_game("Ana", "Ben", check="1", submit="")
+    # Another game, refused: a message beside a checkbox, a stake and the players.
+    other = {"game": "scotch-whist", "shown_game": "scotch-whist", "submit": "1"}
+    other |= {f"player{row}": name for row, name in enumerate(["Ana", "Ben", "Cy", "Ana", "Eve"])}
+    other |= {"scotch-whist-rule_partnerships": "y", "scotch-whist-stake_game": "x"}
+    pages["refused-new-game-of-another"] = client.post("/leagues/our-table/games/new", data=other)
+    pages["new-game-more-players"] = client.post(
+        "/leagues/our-table/games/new", data={"game": "spoil-five", "rows": "3", "more": "1"}
+    )
     settled = table.start_game("Dora", "Eve")
     for out, scores, stars in wikipedia_card:
         assert table.record(settled, out, scores, stars).status_code == 302

@@ -30,7 +30,7 @@ from scorekeeper.models import (
     db,
 )
 from scorekeeper.records import results, sittings, totals
-from scorekeeper.table import audit, kind_service
+from scorekeeper.table import audit
 from scorekeeper.table.forms import rules_data
 from scorekeeper.web.formatting import number as worded_number
 from scorekeeper.web.translation import gettext, ngettext

@@ -49,7 +49,7 @@ def new_league() -> str | Response:
 
 @bp.route("/leagues/<slug>/settings", methods=["GET", "POST"])
 def settings(slug: str) -> str | Response:
-    """The league's name, whether outsiders may read it, and its defaults for new games."""
+    """The league's name, who may read it, its time zone and currency, its new games' rules."""
     league = league_or_404(slug, Role.ADMIN)
     form = LeagueForm(obj=league, prefix="league")
     defaults = LeagueDefaultsForm.from_defaults(league.defaults, prefix="defaults")
@@ -68,10 +68,11 @@ def settings(slug: str) -> str | Response:
                 public=form.public.data,
                 defaults=league.defaults,
                 time_zone=form.time_zone.data or None,
+                currency=form.currency.data or None,
             )
         except ServiceError as error:
-            field = form.time_zone if error.field == "time_zone" else form.name
-            field.errors = [error.message]
+            fields = {"time_zone": form.time_zone, "currency": form.currency}
+            fields.get(error.field or "", form.name).errors = [error.message]
         else:
             flash(gettext("The league settings are saved."))
             return redirect(url_for(".settings", slug=slug))
@@ -82,6 +83,7 @@ def settings(slug: str) -> str | Response:
             public=league.public,
             defaults=defaults.defaults,
             time_zone=league.time_zone,
+            currency=league.currency,
         )
         flash(gettext("New games in this league will start from these rules and stakes."))
         return redirect(url_for(".settings", slug=slug))

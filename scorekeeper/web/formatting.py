@@ -30,7 +30,7 @@ from flask import g, has_app_context
 
 from scorekeeper.engine.money import cents_to_decimal
 from scorekeeper.models import League
-from scorekeeper.web.languages import current_locale, in_english, page_language
+from scorekeeper.web.languages import current_locale, in_english, page_language, stored_language
 
 MINUS: Final = "−"
 #: How many values each kind of number keeps written, per process (a few hundred bytes each).
@@ -107,12 +107,8 @@ def use_league(league: League) -> None:
 
 def currency() -> str:
     """The currency of this request's amounts: its league's, else the default (outside a
-    request too). ``g`` is looked up once, as :func:`.languages.page_language` does."""
-    try:
-        store = g._get_current_object()
-    except RuntimeError:
-        return DEFAULT_CURRENCY
-    return getattr(store, _CURRENCY, DEFAULT_CURRENCY)  # type: ignore[no-any-return]
+    request too)."""
+    return money_format().currency
 
 
 @dataclass(frozen=True, eq=False)  # compared and hashed by identity: one per locale and currency
@@ -133,13 +129,19 @@ _MONEY: dict[tuple[str, str], MoneyFormat] = {}
 
 def money_format() -> MoneyFormat:
     """The page's locale's pattern for amounts in the page's currency, made once per process
-    for each locale and currency."""
-    key = (page_language().key, currency())
-    found = _MONEY.get(key)
+    for each locale and currency. ``g`` is looked up once for both (as
+    :func:`.languages.page_language` does): the money filter runs thousands of times a page."""
+    try:
+        store = g._get_current_object()
+    except RuntimeError:
+        language, code = page_language(), DEFAULT_CURRENCY  # the shell, the CLI
+    else:
+        language, code = stored_language(store), getattr(store, _CURRENCY, DEFAULT_CURRENCY)
+    found = _MONEY.get((language.key, code))
     if found is None:
         formats = number_formats()
-        made = MoneyFormat(formats.locale, formats.currency, key[1])
-        found = _MONEY.setdefault(key, made)
+        made = MoneyFormat(formats.locale, formats.currency, code)
+        found = _MONEY.setdefault((language.key, code), made)
     return found
 
 

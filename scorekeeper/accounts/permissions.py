@@ -11,7 +11,7 @@ from sqlalchemy import case, func, inspect, select
 
 from scorekeeper.models import League, Membership, Role, User, db
 from scorekeeper.records.leagues import league_by_slug
-from scorekeeper.web.formatting import use_time_zone
+from scorekeeper.web.formatting import use_league
 
 
 def acting_user() -> User | None:
@@ -99,10 +99,10 @@ def scorekeeping_leagues() -> list[League]:
 
 def require_read(league: League) -> None:
     """404 unless the league is public or the user belongs to it; its pages then show times
-    in its time zone."""
+    in its time zone and amounts in its currency."""
     if not can_read(league):
         abort(404)
-    use_time_zone(league.time_zone)
+    use_league(league)
 
 
 def require_role(league: League, role: Role, *, hide_private: bool = True) -> None:
@@ -115,7 +115,7 @@ def require_role(league: League, role: Role, *, hide_private: bool = True) -> No
         abort(401)
     if actual is None or actual < role:
         abort(403)
-    use_time_zone(league.time_zone)
+    use_league(league)
 
 
 def league_or_404(slug: str, role: Role | None = None) -> League:

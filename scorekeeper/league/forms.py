@@ -26,7 +26,7 @@ from scorekeeper.league.seasons import LAST_SEASON_DAY, MAX_SEASON_NAME
 from scorekeeper.models import MAX_ID, Role
 from scorekeeper.table.forms import RulesForm
 from scorekeeper.values import EARLIEST_DAY
-from scorekeeper.web.formatting import time_zones
+from scorekeeper.web.formatting import CURRENCIES, DEFAULT_CURRENCY, currency_name, time_zones
 from scorekeeper.web.forms import Form, name_validators, squeezed, visible
 from scorekeeper.web.messages import ROLE_LABELS
 from scorekeeper.web.translation import gettext
@@ -137,6 +137,16 @@ class LeagueForm(Form):
         ],
         coerce=lambda zone: zone or "",  # a league without one: the server's
         default="",
+        validate_choice=False,  # checked by league.service.update_league, with its message
+    )
+    currency = SelectField(
+        _l("Currency of its amounts"),
+        # Named in the page's language by Babel: "Euro (EUR)", "Dollar canadien (CAD)".
+        choices=lambda: [
+            SelectChoice(code, f"{currency_name(code)} ({code})") for code in CURRENCIES
+        ],
+        coerce=lambda code: code or DEFAULT_CURRENCY,  # a league without one: the default
+        default=DEFAULT_CURRENCY,
         validate_choice=False,  # checked by league.service.update_league, with its message
     )
     submit = SubmitField(_l("Save"))

@@ -13,7 +13,7 @@ from scorekeeper.names import check_printable, squeeze
 from scorekeeper.records.leagues import slugify
 from scorekeeper.table import closing
 from scorekeeper.table import service as game_service
-from scorekeeper.web.formatting import time_zones
+from scorekeeper.web.formatting import CURRENCIES, time_zones
 from scorekeeper.web.translation import gettext
 
 
@@ -61,12 +61,16 @@ def update_league(
     public: bool,
     defaults: dict | None,  # type: ignore[type-arg]
     time_zone: str | None = None,
+    currency: str | None = None,
 ) -> None:
-    """Rename a league, open or close it, and set its defaults for new games and the time
-    zone of its pages (None: the server's)."""
+    """Rename a league, open or close it, and set its defaults for new games, the time
+    zone of its pages (None: the server's) and the currency they write amounts in (one of
+    ``CURRENCIES``; None: the default). No amount changes with the currency."""
     cleaned = squeeze(name)
     if time_zone is not None and time_zone not in time_zones():
         raise ServiceError(gettext("Choose a time zone from the list."), field="time_zone")
+    if currency is not None and currency not in CURRENCIES:
+        raise ServiceError(gettext("Choose a currency from the list."), field="currency")
     if not cleaned or len(cleaned) > 60:
         raise ServiceError(gettext("A league name has 1 to 60 characters."), field="name")
     check_printable(cleaned)
@@ -75,7 +79,7 @@ def update_league(
         if league is None:
             raise ServiceError(gettext("There is no such league."))
         league.name, league.public, league.defaults = cleaned, public, defaults
-        league.time_zone = time_zone
+        league.time_zone, league.currency = time_zone, currency
 
 
 def mark_games_paid(league_id: int, versions: Mapping[int, int | None]) -> list[Game]:

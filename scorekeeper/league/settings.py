@@ -47,9 +47,28 @@ def new_league() -> str | Response:
     return render_template("league/new_league.html", form=form)
 
 
+def _saved_settings(league: League, form: LeagueForm) -> bool:
+    """The league's name, readers, time zone and currency as the form says; False, with
+    the refusal beside its field, when the service refuses them."""
+    try:
+        league_service.update_league(
+            league.id,
+            name=form.name.data or "",
+            public=form.public.data,
+            defaults=league.defaults,
+            time_zone=form.time_zone.data or None,
+            currency=form.currency.data or None,
+        )
+    except ServiceError as error:
+        fields = {"time_zone": form.time_zone, "currency": form.currency}
+        fields.get(error.field or "", form.name).errors = [error.message]
+        return False
+    return True
+
+
 @bp.route("/leagues/<slug>/settings", methods=["GET", "POST"])
 def settings(slug: str) -> str | Response:
-    """The league's name, whether outsiders may read it, and its defaults for new games."""
+    """The league's name, who may read it, its time zone and currency, its new games' rules."""
     league = league_or_404(slug, Role.ADMIN)
     form = LeagueForm(obj=league, prefix="league")
     defaults = LeagueDefaultsForm.from_defaults(league.defaults, prefix="defaults")
@@ -61,18 +80,7 @@ def settings(slug: str) -> str | Response:
     ):
         defaults = filled
     elif form.submit.data and form.validate_on_submit():
-        try:
-            league_service.update_league(
-                league.id,
-                name=form.name.data or "",
-                public=form.public.data,
-                defaults=league.defaults,
-                time_zone=form.time_zone.data or None,
-            )
-        except ServiceError as error:
-            field = form.time_zone if error.field == "time_zone" else form.name
-            field.errors = [error.message]
-        else:
+        if _saved_settings(league, form):
             flash(gettext("The league settings are saved."))
             return redirect(url_for(".settings", slug=slug))
     elif defaults.save_defaults.data and defaults.validate_on_submit():
@@ -83,6 +91,7 @@ def settings(slug: str) -> str | Response:
             # Mille's defaults, beside the other games' last setups (League.last_setup).
             defaults={**(league.defaults or {}), **defaults.defaults},
             time_zone=league.time_zone,
+            currency=league.currency,
         )
         flash(gettext("New games in this league will start from these rules and stakes."))
         return redirect(url_for(".settings", slug=slug))

@@ -47,7 +47,7 @@ from scorekeeper.records.payment_handles import (
 from scorekeeper.table import audit
 from scorekeeper.table.forms import PaymentHandleForm
 from scorekeeper.web import messages
-from scorekeeper.web.formatting import money
+from scorekeeper.web.formatting import currency_of, money, use_currency
 from scorekeeper.web.translation import gettext, ngettext
 
 bp = Blueprint("leagues", __name__)
@@ -101,6 +101,8 @@ def front() -> str:
     """What to do first; the games in progress one keeps score in; the default league's games."""
     league = ensure_default_league()
     readable = can_read(league)
+    # Its amounts are the default league's games' (the games in progress show none).
+    use_currency(currency_of(league))
     kept = scorekeeping_leagues()
     shown = kept or ([league] if readable else [])
     games = league_service.games_of_leagues([found.id for found in shown], status=IN_PROGRESS)

@@ -43,6 +43,9 @@ class League(Model):
     defaults: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     #: The IANA time zone its pages show times in ("America/Toronto"); None: the server's.
     time_zone: Mapped[str | None] = mapped_column(String(64))
+    #: The ISO 4217 code of the currency its pages write amounts in ("EUR"); None: Canadian
+    #: dollars, as every league was before it could choose (``web.formatting.currency_of``).
+    currency: Mapped[str | None] = mapped_column(String(3))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
     players: Mapped[list["Player"]] = relationship(

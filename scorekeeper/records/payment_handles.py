@@ -51,12 +51,13 @@ class PaymentHandle:
     kind: HandleKind
     handle: str
 
-    def paypal_link(self, cents: int) -> str | None:
-        """The PayPal.me link with the amount filled in (Canadian dollars), for a PayPal name."""
+    def paypal_link(self, cents: int, currency: str) -> str | None:
+        """The PayPal.me link with the amount filled in, in ``currency`` (its ISO code, as
+        PayPal.me takes it after the amount: ``12.40EUR``), for a PayPal name."""
         if self.kind is not HandleKind.PAYPAL:
             return None
         amount: Decimal = cents_to_decimal(cents)
-        return f"https://paypal.me/{self.handle}/{amount}CAD"
+        return f"https://paypal.me/{self.handle}/{amount}{currency}"
 
 
 def handle_of(player: Player) -> PaymentHandle | None:

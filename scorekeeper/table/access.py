@@ -35,7 +35,7 @@ from sqlalchemy.orm import joinedload
 from scorekeeper.accounts.permissions import acting_user, role_in
 from scorekeeper.models import MAX_ID, Game, League, Role, SeatLink, db
 from scorekeeper.table import seats
-from scorekeeper.web.formatting import use_time_zone
+from scorekeeper.web.formatting import use_league
 
 #: Reading the game: anyone in a public league, a member of a private one.
 READ: Final = None
@@ -90,7 +90,8 @@ def refusal(league: League | None, need: Role | None, *, api: bool = False) -> i
 def check(league: League | None, need: Role | None = READ, *, api: bool = False) -> League:
     """``league`` (the league of the game asked for; None: no such game) if the acting
     user has ``need`` there, else the refusal :func:`refusal` chooses (the API's with its
-    sentence). The league's pages then show times in its time zone."""
+    sentence). The league's pages then show times in its time zone and amounts in its
+    currency."""
     status = refusal(league, need, api=api)
     if status is not None:
         sentence = {404: NO_GAME}.get(status)
@@ -98,7 +99,7 @@ def check(league: League | None, need: Role | None = READ, *, api: bool = False)
             sentence = f"This needs the {need.label.lower()} role (or above) in this league."
         abort(status, description=sentence if api else None)
     assert league is not None
-    use_time_zone(league.time_zone)
+    use_league(league)
     return league
 
 
@@ -171,14 +172,14 @@ def check_link(link: SeatLink | None, *, changing: bool = False, api: bool = Fal
 
 def seat(token: str, *, changing: bool = False, api: bool = False) -> SeatLink:
     """The open link with this token, its game loaded, checked by :func:`check_link`; its
-    pages then show times in the zone of the game's league."""
+    pages then show times and amounts as the game's league does."""
     link = check_link(seats.open_seat(token), changing=changing, api=api)
-    use_time_zone(link.game.league.time_zone)
+    use_league(link.game.league)
     return link
 
 
 def receipt(token: str) -> SeatLink:
     """The open link whose receipt token this is: it reads the receipt, and nothing else."""
     link = check_link(seats.open_receipt(token))
-    use_time_zone(link.game.league.time_zone)
+    use_league(link.game.league)
     return link

@@ -5,6 +5,7 @@ game's, a league's defaults), where a player is paid. The new-game form is in
 
 from typing import Any
 
+from flask_babel.speaklater import LazyString
 from flask_wtf import FlaskForm
 from wtforms import (
     BooleanField,
@@ -33,12 +34,16 @@ from scorekeeper.engine import (
 )
 from scorekeeper.engine.rules import MAX_STAKE, MAX_TARGET, MIN_TARGET
 from scorekeeper.values import NOT_AN_AMOUNT, read_amount
+from scorekeeper.web.formatting import currency_sign
 from scorekeeper.web.formatting import money as money_text
 from scorekeeper.web.forms import Form
 from scorekeeper.web.languages import in_english
 from scorekeeper.web.messages import PRESET_LABELS
 from scorekeeper.web.translation import gettext
 from scorekeeper.web.translation import lazy_gettext as _l
+
+#: The sign of the page's currency, written when a label is ("$", "€", "$ US").
+_SIGN = LazyString(currency_sign)
 
 SKUNK_CHOICES = [
     SelectChoice(
@@ -115,11 +120,13 @@ class RulesForm(Form):
         _l("Point difference"), choices=DIFFERENCE_CHOICES, default=DifferenceRule.ROUND.value
     )
     small = StringField(
-        _l("Small stake ($ per 100 points)"),
+        _l("Small stake (%(sign)s per 100 points)", sign=_SIGN),
         default=lambda: typed_default(100),  # $1.00
         validators=[InputRequired(message=_l("Enter the small stake, e.g. 1 or 0.25.")), _money],
     )
-    big = StringField(_l("Big stake ($ per game, natural, chapeau)"), validators=[_money])
+    big = StringField(
+        _l("Big stake (%(sign)s per game, natural, chapeau)", sign=_SIGN), validators=[_money]
+    )
 
     def validate_target(self, field: IntegerField) -> None:
         if field.data is not None and field.data % 5:

@@ -31,7 +31,7 @@ from scorekeeper.table import service as game_service
 from scorekeeper.table.change_forms import AgreeForm, GameChangeForm
 from scorekeeper.table.forms import PaymentHandleForm
 from scorekeeper.table.shown_card import ShownCard
-from scorekeeper.web.formatting import long_day, money
+from scorekeeper.web.formatting import currency_of, long_day, money
 from scorekeeper.web.translation import gettext
 
 bp = Blueprint("seats", __name__)
@@ -295,7 +295,9 @@ def _receipt(
         "day": long_day(when),
         "text": share_text(game, settlement, link, by_link=by_link),
         "handle": handle,
-        "paypal": handle.paypal_link(settlement.total) if handle else None,
+        "paypal": (
+            handle.paypal_link(settlement.total, currency_of(game.league)) if handle else None
+        ),
         "payer": payer.name,
         "payee": payee.name,
     }

@@ -4,11 +4,16 @@ French is formatted as in Canada (``1 275``, ``38,00 $``), English as before
 (``1,275``, ``$38.00``); Babel does the formatting, in the locale Flask-Babel chose for
 the request. A negative number gets a true minus sign (``−50``), as on the score card.
 
+Amounts are in the currency of the league a page shows (:func:`use_league`; Canadian
+dollars by default): a league in euros reads ``€12.40`` in English and ``12,40 €`` in
+French. Only the writing changes: the cents are the same, and the API and the exports
+keep writing them as decimal strings (``"12.40"``) without a sign.
+
 A page writes a hundred numbers and amounts, and Babel takes 20–50 µs for each. The same
 values come back page after page (stakes, totals, what a pair owes), so each locale's
-patterns are taken from Babel once per process (:class:`NumberFormats`) and what they
-write is kept for the values met most recently: Babel writes each value once, not once
-per page.
+patterns are taken from Babel once per process (:class:`NumberFormats`, and
+:class:`MoneyFormat` per locale and currency) and what they write is kept for the values
+met most recently: Babel writes each value once, not once per page.
 """
 
 from dataclasses import dataclass
@@ -20,11 +25,12 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from babel import Locale
 from babel.dates import format_date, format_datetime
-from babel.numbers import NumberPattern, parse_pattern
+from babel.numbers import NumberPattern, get_currency_name, get_currency_symbol, parse_pattern
 from flask import g, has_app_context
 
 from scorekeeper.engine.money import cents_to_decimal
-from scorekeeper.web.languages import current_locale, in_english, page_language
+from scorekeeper.models import League
+from scorekeeper.web.languages import current_locale, in_english, page_language, stored_language
 
 MINUS: Final = "−"
 #: How many values each kind of number keeps written, per process (a few hundred bytes each).
@@ -73,11 +79,107 @@ def _decimal(formats: NumberFormats, value: Decimal, places: int) -> str:
     return _fixed_places(places).apply(value, formats.locale).replace("-", MINUS)
 
 
+#: The currencies a league may keep its amounts in: each one written with cents (two
+#: decimals, as the engine counts), the default first.
+CURRENCIES: Final = ("CAD", "USD", "EUR", "GBP", "CHF", "AUD", "NZD", "MXN", "SEK", "NOK", "DKK")
+#: A league's currency until one is chosen (``league.currency`` NULL): Mille is from Montreal.
+DEFAULT_CURRENCY: Final = "CAD"
+_CURRENCY: Final = "scorekeeper_currency"
+
+
+def currency_of(league: League) -> str:
+    """The currency ``league`` writes its amounts in."""
+    return league.currency or DEFAULT_CURRENCY
+
+
+def use_currency(code: str | None) -> None:
+    """Write this request's amounts in the currency ``code`` (a league's), or the default
+    (None)."""
+    g.setdefault(_CURRENCY, code or DEFAULT_CURRENCY)
+
+
+def use_league(league: League) -> None:
+    """Show this request's times and amounts as ``league`` does: in its time zone and its
+    currency. The first league a request is shown as stays its league."""
+    use_time_zone(league.time_zone)
+    use_currency(currency_of(league))
+
+
+def currency() -> str:
+    """The currency of this request's amounts: its league's, else the default (outside a
+    request too)."""
+    return money_format().currency
+
+
+@dataclass(frozen=True, eq=False)  # compared and hashed by identity: one per locale and currency
+class MoneyFormat:
+    """A locale's pattern for amounts, in one currency."""
+
+    locale: Locale
+    pattern: NumberPattern
+    currency: str
+
+    def write(self, cents: int) -> str:
+        """A positive amount (or zero) as Babel's ``format_currency`` writes it."""
+        return self.pattern.apply(cents_to_decimal(cents), self.locale, currency=self.currency)
+
+
+_MONEY: dict[tuple[str, str], MoneyFormat] = {}
+
+
+def money_format() -> MoneyFormat:
+    """The page's locale's pattern for amounts in the page's currency, made once per process
+    for each locale and currency. ``g`` is looked up once for both (as
+    :func:`.languages.page_language` does): the money filter runs thousands of times a page."""
+    try:
+        store = g._get_current_object()
+    except RuntimeError:
+        language, code = page_language(), DEFAULT_CURRENCY  # the shell, the CLI
+    else:
+        language, code = stored_language(store), getattr(store, _CURRENCY, DEFAULT_CURRENCY)
+    found = _MONEY.get((language.key, code))
+    if found is None:
+        formats = number_formats()
+        made = MoneyFormat(formats.locale, formats.currency, code)
+        found = _MONEY.setdefault((language.key, code), made)
+    return found
+
+
 @lru_cache(maxsize=KEPT)
-def _dollars(formats: NumberFormats, cents: int) -> str:
-    """A positive amount (or zero) as Babel's ``format_currency`` writes it in Canadian
-    dollars."""
-    return formats.currency.apply(cents_to_decimal(cents), formats.locale, currency="CAD")
+def _amount(written: MoneyFormat, cents: int) -> str:
+    return written.write(cents)
+
+
+@cache
+def _whole_pattern(written: MoneyFormat) -> NumberPattern:
+    """The locale's pattern for amounts without their cents (``$1``, ``1 $``)."""
+    return parse_pattern(written.pattern.pattern.replace(".00", ""))
+
+
+def whole_money(cents: int) -> str:
+    """A whole amount without its cents, for examples in a sentence: ``$1`` / ``1 $``;
+    amounts of a game are written by :func:`money`."""
+    written = money_format()
+    return _whole_pattern(written).apply(
+        cents_to_decimal(cents), written.locale, currency=written.currency, currency_digits=False
+    )
+
+
+@lru_cache(maxsize=64)
+def _symbol(code: str, locale: Locale) -> str:
+    return get_currency_symbol(code, locale)
+
+
+def currency_sign() -> str:
+    """The page's currency's sign in the page's language: ``$``, ``€``, ``US$`` / ``$ US``."""
+    return _symbol(currency(), current_locale())
+
+
+def currency_name(code: str) -> str:
+    """A currency's name in the page's language, capitalized for a list: ``Euro``,
+    ``Dollar canadien``."""
+    name = get_currency_name(code, locale=current_locale())
+    return name[:1].upper() + name[1:]
 
 
 def number(value: int) -> str:
@@ -98,11 +200,12 @@ def decimal(value: Decimal, places: int = 1) -> str:
 
 
 def money(cents: int | None) -> str:
-    """Cents as dollars for people: ``$1,234.50`` / ``1 234,50 $``; a negative amount keeps
-    its sign (a true minus)."""
+    """Cents as an amount for people, in the page's currency: ``$1,234.50`` /
+    ``1 234,50 $``, ``€12.40`` / ``12,40 €``; a negative amount keeps its sign (a true
+    minus)."""
     if cents is None:
         return "—"
-    amount = _dollars(number_formats(), abs(cents))
+    amount = _amount(money_format(), abs(cents))
     return f"{MINUS if cents < 0 else ''}{amount}"
 
 

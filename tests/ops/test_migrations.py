@@ -7,7 +7,7 @@ import flask_migrate
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from sqlalchemy import select, text, update
+from sqlalchemy import inspect, select, text, update
 from werkzeug.security import generate_password_hash
 
 from scorekeeper import create_app
@@ -19,6 +19,7 @@ from scorekeeper.models import (
     AuditEvent,
     Game,
     GameResult,
+    League,
     PlayerRecord,
     SeasonRecord,
     db,
@@ -182,6 +183,32 @@ def test_0014_works_out_the_skills_of_past_games_as_a_rebuild_does(app):
         finally:
             db.session.remove()
             flask_migrate.upgrade(directory=MIGRATIONS_DIR)
+
+
+def test_0020_leaves_every_league_in_canadian_dollars_and_goes_back_cleanly(app, table):
+    """Issue 37: after the upgrade every league's currency is NULL, written as Canadian
+    dollars as before; a downgrade drops the column and nothing else."""
+    game_id = table.start_game()
+    with app.app_context():
+        db.session.execute(update(League).values(currency="EUR"))
+        db.session.commit()
+        db.session.remove()
+        try:
+            flask_migrate.downgrade(directory=MIGRATIONS_DIR, revision="0019_seat_link_hardening")
+            with db.engine.connect() as connection:
+                columns = {column["name"] for column in inspect(connection).get_columns("league")}
+            assert "currency" not in columns
+            assert {"time_zone", "slug"} <= columns
+            db.session.remove()
+        finally:
+            flask_migrate.upgrade(directory=MIGRATIONS_DIR)
+            db.session.remove()
+        assert db.session.scalars(select(League.currency)).all() == [None]
+        db.session.remove()
+    assert "Small stake ($ per 100 points)" in table.client.get(
+        "/leagues/our-table/games/new"
+    ).get_data(as_text=True)
+    assert table.page(game_id)
 
 
 def test_foreign_keys_are_enforced_on_sqlite_after_the_start_migrated(tmp_path):

@@ -162,6 +162,12 @@ CHANGED_ON_PURPOSE = {
     # Issue 34, point 9: under waitress a large file is sent in parts, so the file input is
     # no longer required and the form carries the name of the parts' upload.
     "import": "a large import goes in parts",
+    # Issue 36: the new-game page picks the game (Mille stays the default, above the fold
+    # as before) and offers each game's players, stakes and options.
+    "new-game": "a game is picked",
+    "new-game-errors": "a game is picked",
+    # Issue 37: a league chooses the currency its amounts are written in.
+    "settings": "a league's currency",
 }
 
 

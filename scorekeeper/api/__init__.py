@@ -12,7 +12,7 @@
 
 from scorekeeper.urls import is_api_request
 
-from . import count, description, games, leagues, seats  # noqa: F401  (each registers its views on bp)
+from . import count, description, games, leagues, seats, settle_up  # noqa: F401  (each registers its views on bp)
 from .core import PREFIX, ApiError, bp, http_error, json_body
 
 __all__ = ["PREFIX", "ApiError", "bp", "http_error", "is_api_request", "json_body"]

@@ -3,10 +3,13 @@ open invitations; declared as :mod:`.answers` declares a game's."""
 
 from typing import Annotated, Any, Literal
 
+from flask import jsonify
 from pydantic import Field, RootModel
+from werkzeug.wrappers import Response
 
 from scorekeeper import models
 from scorekeeper.league.kind_standings import KindStanding as KindStandingRow
+from scorekeeper.league.settle_up import Night as NightRow
 from scorekeeper.league.standings import Standing as StandingRow
 
 from .answers import Answer, Counted, Money, Time
@@ -80,6 +83,40 @@ class KindStanding(Answer):
 
 class Standings(RootModel[list[Standing] | list[KindStanding]]):
     """The standings of one game, best first: Mille's, or another game's."""
+
+
+class PlayerNet(Answer):
+    player: str
+    net: Annotated[Money, Field(description="Money received minus paid over the games.")]
+
+
+class NightPayment(Answer):
+    payer: Annotated[str, Field(serialization_alias="from")]
+    payee: Annotated[str, Field(serialization_alias="to")]
+    amount: Money
+
+
+class Night(Answer):
+    """A night settled up: its games, each player's net over them, and the fewest payments
+    that bring every net to zero."""
+
+    games: list[int]
+    net: list[PlayerNet]
+    payments: list[NightPayment]
+
+    @classmethod
+    def of(cls, night: NightRow) -> "Night":
+        return cls(
+            games=[game.id for game in night.games],
+            net=[PlayerNet(player=player.name, net=net) for player, net in night.nets],
+            payments=[
+                NightPayment(payer=p.payer.name, payee=p.payee.name, amount=p.amount)
+                for p in night.payments
+            ],
+        )
+
+    def said(self) -> Response:
+        return jsonify(self.model_dump(mode="json", by_alias=True))
 
 
 InvitedRole = Literal["viewer", "scorekeeper"]

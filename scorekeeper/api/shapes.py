@@ -34,7 +34,7 @@ from scorekeeper.engine.games import KINDS, GameKind
 from scorekeeper.engine.rules import MAX_STAKE, MAX_TARGET, MIN_TARGET, PRESETS
 from scorekeeper.engine.tally import MAX_STARS_OUT
 from scorekeeper.league.queries import STATUSES
-from scorekeeper.models import MAX_SEATS, MILLE
+from scorekeeper.models import MAX_ID, MAX_SEATS, MILLE
 from scorekeeper.names import MAX_NAME_LENGTH
 from scorekeeper.web.messages import PROBLEMS, problem_fields
 
@@ -357,6 +357,39 @@ class StandingsQuery(Shape):
         WithJsonSchema({"enum": list(KINDS)}),
         Field(description="Which game's standings; absent: mille."),
     ] = None
+
+
+def _game_ids(value: object) -> list[int]:
+    """``1,2,3``: game ids, each a whole number from 1."""
+    parts = value.split(",") if isinstance(value, str) else []
+    if not parts or not all(part.isdigit() and 0 < int(part) <= MAX_ID for part in parts):
+        raise PydanticCustomError("says", "games must be game ids joined with commas: 12,15,16.")
+    return [int(part) for part in parts]
+
+
+class SettleUpQuery(Shape):
+    """``GET /leagues/<slug>/settle-up``."""
+
+    games: Annotated[
+        list[int] | None,
+        PlainValidator(lambda value: None if value is None else _game_ids(value)),
+        WithJsonSchema({"type": "string", "pattern": r"^[0-9]+(,[0-9]+)*$"}),
+        Field(
+            description="The unpaid finished games to settle, by id, joined with commas; "
+            "absent: tonight's (since 6 a.m. in the league's time zone)."
+        ),
+    ] = None
+
+
+class SettleUpInput(Shape):
+    """The games of a night to mark paid and locked at once."""
+
+    what = "a night to settle"
+    games: Annotated[
+        list[Annotated[StrictInt, Field(ge=1, le=MAX_ID)]],
+        Field(min_length=1, max_length=500),
+        says("games must be a list of game ids, such as [12, 15]."),
+    ]
 
 
 class DeleteQuery(Shape):

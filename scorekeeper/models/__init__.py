@@ -24,6 +24,7 @@ from .league import (
     PlayerRecord,
     Season,
     SeasonRecord,
+    SettledPayment,
 )
 from .table import (
     FINISHED,
@@ -70,6 +71,7 @@ __all__ = [
     "Season",
     "SeasonRecord",
     "SeatLink",
+    "SettledPayment",
     "SubmissionToken",
     "User",
     "UserSession",

@@ -332,6 +332,11 @@ class AuditAction(StrEnum):
     #: None). Before and after: the handle's kind and handle, or None. A league's change
     #: has no game.
     HANDLE_CHANGED = "handle_changed"
+    #: payer, payee (names), amount (cents), games (how many): a payment of a night settled
+    #: up was ticked as made (a league's event: it has no game).
+    PAYMENT_TICKED = "payment_ticked"
+    #: games (how many): every game of a night settled up was marked paid at once.
+    NIGHT_SETTLED = "night_settled"
 
 
 class AuditEvent(Model):

@@ -156,6 +156,26 @@ class KindRecord(Model):
         return self.money_won - self.money_lost
 
 
+class SettledPayment(Model):
+    """One payment of a night settled up, ticked as paid (issue 37): the fewest payments
+    that settle a set of games are worked out anew from the games; what is kept is which of
+    them were made, by whom and when. ``games`` names the set (its ids, sorted, joined
+    with commas): a tick counts for that set, and for that payment, alone."""
+
+    __table_args__ = (
+        UniqueConstraint("league_id", "games", "payer_id", "payee_id", name="uq_settled_payment"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    league_id: Mapped[int] = mapped_column(ForeignKey("league.id", ondelete="CASCADE"), index=True)
+    games: Mapped[str] = mapped_column(String(2000))
+    payer_id: Mapped[int] = mapped_column(ForeignKey("player.id", ondelete="CASCADE"))
+    payee_id: Mapped[int] = mapped_column(ForeignKey("player.id", ondelete="CASCADE"))
+    amount: Mapped[Cents]
+    paid_at: Mapped[datetime] = mapped_column(default=utcnow)
+    paid_by_id: Mapped[int | None] = mapped_column(ForeignKey("user.id", ondelete="SET NULL"))
+
+
 class LeagueRound(Model):
     """A round of games started together from "Tonight", kept for who sat it out: the next
     odd player out is whoever has sat out least recently (:mod:`..league.pairing`)."""

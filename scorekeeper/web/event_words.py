@@ -95,6 +95,15 @@ _EVENTS: Final[dict[AuditAction, _Wording]] = {
         "%(winner)s won after deal %(number)s.", winner=v["winner"], number=v["number"]
     ),
     AuditAction.GAME_REOPENED: lambda v, _: gettext("The game is in progress again."),
+    AuditAction.PAYMENT_TICKED: lambda v, money: gettext(
+        "Settling up: %(payer)s paid %(payee)s %(amount)s.",
+        payer=v["payer"],
+        payee=v["payee"],
+        amount=money(v["amount"]),
+    ),
+    AuditAction.NIGHT_SETTLED: lambda v, _: gettext(
+        "Settled up: %(count)s games marked paid.", count=v["games"]
+    ),
     AuditAction.PAYMENT_MARKED: lambda v, written: gettext(
         "%(payer)s's payment of %(amount)s marked paid.",
         payer=v["payer"],

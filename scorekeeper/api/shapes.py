@@ -34,7 +34,7 @@ from scorekeeper.engine.games import KINDS, GameKind
 from scorekeeper.engine.rules import MAX_STAKE, MAX_TARGET, MIN_TARGET, PRESETS
 from scorekeeper.engine.tally import MAX_STARS_OUT
 from scorekeeper.league.queries import STATUSES
-from scorekeeper.models import MAX_SEATS, MILLE
+from scorekeeper.models import MAX_ID, MAX_SEATS, MILLE
 from scorekeeper.names import MAX_NAME_LENGTH
 from scorekeeper.web.messages import PROBLEMS, problem_fields
 
@@ -318,6 +318,34 @@ class NewPlayer(Shape):
 
     what = "a new player"
     name: Annotated[str, PlainValidator(name("name", MAX_NAME_LENGTH)), *NAMED]
+
+
+class PlayerRename(Shape):
+    """A player's new name."""
+
+    what = "a rename"
+    name: Annotated[str, PlainValidator(name("name", MAX_NAME_LENGTH)), *NAMED]
+
+
+class PlayerMerge(Shape):
+    """The player to merge a player into: one person's two players made one."""
+
+    what = "a merge"
+    into: Annotated[
+        StrictInt,
+        Field(ge=1, le=MAX_ID),
+        WHOLE,
+        says(f"into must be a player's id, a whole number from 1 to {MAX_ID}."),
+        Field(description="The player kept, of the same league."),
+    ]
+    handle: Annotated[
+        Literal["into", "from"],
+        says('handle must be "into" or "from".'),
+        Field(
+            description="Whose payment handle the player kept is paid by, when both have "
+            'one: "into" (theirs, the default) or "from" (the merged player\'s).'
+        ),
+    ] = "into"
 
 
 class NewInvitation(Shape):

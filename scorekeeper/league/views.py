@@ -140,7 +140,11 @@ def players(slug: str) -> str | Response:
             flash(gettext("%(player)s joined %(league)s.", player=player.name, league=league.name))
             return redirect(url_for(".players", slug=slug))
     return render_template(
-        "league/players.html", league=league, form=form, can_admin=may(league, Role.ADMIN)
+        "league/players.html",
+        league=league,
+        form=form,
+        can_admin=may(league, Role.ADMIN),
+        name_changes=player_service.name_changes(league.id) if role_in(league) else None,
     )
 
 
@@ -288,6 +292,7 @@ def _render_player(league: League, found: Player, form: PaymentHandleForm | None
         handle=handle_of(found) if member else None,
         handle_form=form,
         handle_changes=handle_changes(found) if admin else None,
+        name_changes=player_service.name_changes(league.id, found) if member else None,
     )
 
 

@@ -1,10 +1,14 @@
-"""A league's players: finding one by name, adding one, and names that look alike."""
+"""A league's players: finding one by name, adding and renaming one, names that look alike,
+and the history of their names (renames, and merges: :mod:`.merging`)."""
+
+from collections.abc import Iterable
 
 from sqlalchemy import select
+from sqlalchemy.orm import joinedload
 
 from scorekeeper.database import writing
-from scorekeeper.errors import ServiceError
-from scorekeeper.models import Player, db
+from scorekeeper.errors import NotFound, ServiceError
+from scorekeeper.models import AuditAction, AuditEvent, Player, db
 from scorekeeper.names import MAX_NAME_LENGTH, check_key_length, check_printable, squeeze
 from scorekeeper.records.similar_names import close_names
 from scorekeeper.web.translation import gettext
@@ -30,14 +34,17 @@ def find_player(league_id: int, name: str) -> Player | None:
     ).first()
 
 
-def lookalike_players(league_id: int, name: str) -> list[str]:
+def lookalike_players(league_id: int, name: str, *, besides: int | None = None) -> list[str]:
     """The names of the league's players close to ``name`` (:mod:`.similar_names`), to ask
-    "Did you mean Alice?" before a new player is made; none when ``name`` is a player."""
+    "Did you mean Alice?" before a new player is made (or one is renamed, ``besides``
+    that player's own name); none when ``name`` is a player."""
     cleaned = squeeze(name)
     if not cleaned or find_player(league_id, cleaned) is not None:
         return []
-    names = db.session.scalars(select(Player.name).where(Player.league_id == league_id))
-    return close_names(cleaned, names)
+    query = select(Player.name).where(Player.league_id == league_id)
+    if besides is not None:
+        query = query.where(Player.id != besides)
+    return close_names(cleaned, db.session.scalars(query))
 
 
 def new_player(league_id: int, name: str) -> Player:
@@ -57,3 +64,93 @@ def add_player(league_id: int, name: str) -> Player:
             )
         player = new_player(league_id, cleaned)
     return player
+
+
+def taken_refusal(name: str, player: Player) -> ServiceError:
+    """A rename to the name of another player: one person's two names are merged instead."""
+    return ServiceError(
+        gettext(
+            "%(name)s is already a player in this league. If %(player)s and %(name)s are one "
+            "person, merge %(player)s into %(name)s instead.",
+            name=name,
+            player=player.name,
+        ),
+        field="name",
+    )
+
+
+def rename_player(league_id: int, player_id: int, name: str, *, by: int | None) -> Player:
+    """The player, renamed ``name`` (cleaned, new in the league ignoring case: a name
+    another player has is refused, :func:`taken_refusal`), and the rename kept in the
+    league's history as made by the user ``by``. Games, records and pages read the name
+    from the player's row, so it changes everywhere; what was said before (the history's
+    own words) keeps the old name. The same name again changes nothing."""
+    cleaned = clean_player_name(name)
+    with writing():
+        # The row locked against a merge (which deletes it) or another rename meanwhile.
+        player = db.session.scalars(
+            select(Player)
+            .where(Player.id == player_id, Player.league_id == league_id)
+            .with_for_update(key_share=True)
+        ).first()
+        if player is None:
+            raise NotFound(gettext("There is no such player."))
+        other = find_player(league_id, cleaned)
+        if other is not None and other.id != player.id:
+            raise taken_refusal(other.name, player)
+        if cleaned != player.name:
+            db.session.add(
+                AuditEvent(
+                    league_id=league_id,
+                    user_id=by,
+                    action=AuditAction.PLAYER_RENAMED,
+                    params={"from": player.name, "into": cleaned, "player_id": player.id},
+                )
+            )
+            player.name, player.name_key = cleaned, Player.key(cleaned)
+    return player
+
+
+#: The league's changes of names: renames and merges.
+NAME_CHANGES = (AuditAction.PLAYER_RENAMED, AuditAction.PLAYERS_MERGED)
+
+
+def name_changes(league_id: int, player: Player | None = None, limit: int = 20) -> list[AuditEvent]:
+    """The league's latest renames and merges, newest first, with who made them; given a
+    ``player``, those of the player and of every player merged into them."""
+    query = select(AuditEvent).where(
+        AuditEvent.league_id == league_id, AuditEvent.action.in_(NAME_CHANGES)
+    )
+    if player is not None:
+        ids = sorted(former_ids(player))
+        query = query.where(AuditEvent.params["player_id"].as_integer().in_(ids))
+    return list(
+        db.session.scalars(
+            query.order_by(AuditEvent.id.desc()).limit(limit).options(joinedload(AuditEvent.user))
+        )
+    )
+
+
+def former_ids(player: Player) -> set[int]:
+    """The player's id, and the ids of every player merged into them (and into those),
+    under which the league's history still names them."""
+    merges = db.session.execute(
+        select(AuditEvent.params).where(
+            AuditEvent.league_id == player.league_id,
+            AuditEvent.action == AuditAction.PLAYERS_MERGED,
+        )
+    )
+    return _merged_into(player.id, ((p["from_id"], p["player_id"]) for (p,) in merges))
+
+
+def _merged_into(kept: int, merges: Iterable[tuple[int, int]]) -> set[int]:
+    into: dict[int, list[int]] = {}
+    for gone, survivor in merges:
+        into.setdefault(survivor, []).append(gone)
+    found, waiting = {kept}, [kept]
+    while waiting:
+        for gone in into.get(waiting.pop(), []):
+            if gone not in found:
+                found.add(gone)
+                waiting.append(gone)
+    return found

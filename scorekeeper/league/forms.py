@@ -54,7 +54,9 @@ class MergeForm(Form):
 
     into = IntegerField(widget=HiddenInput(), validators=[InputRequired(), NumberRange(1, MAX_ID)])
     #: Whose payment handle the player kept is paid by, when both have one.
-    handle = RadioField(choices=[("into", "into"), ("from", "from")], default="into")
+    handle = RadioField(
+        choices=[SelectChoice("into", "into"), SelectChoice("from", "from")], default="into"
+    )
     #: What the page showed would move (``records.merging.MergePlan.signature``).
     signature = HiddenField(validators=[InputRequired(), Length(max=64)])
     submit = SubmitField(_l("Merge"))

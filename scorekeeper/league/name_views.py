@@ -3,6 +3,7 @@ are one person ("Benn" into "Ben") after a page shows what will move (:mod:`..re
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
+from wtforms import SelectChoice
 
 from scorekeeper.accounts.permissions import league_or_404
 from scorekeeper.errors import Conflict, NotFound, ServiceError
@@ -11,6 +12,7 @@ from scorekeeper.league.forms import MergeForm, RenameForm
 from scorekeeper.models import League, Player, Role
 from scorekeeper.records import merging
 from scorekeeper.records import players as player_service
+from scorekeeper.records.payment_handles import PaymentHandle
 from scorekeeper.table import audit
 from scorekeeper.web.translation import gettext
 
@@ -89,14 +91,15 @@ def _render_merge(league: League, plan: merging.MergePlan, form: MergeForm | Non
         form = MergeForm(formdata=None, data={"into": plan.kept.id, "signature": plan.signature})
     merged, kept = plan.handles
     form.handle.choices = [
-        ("into", gettext("%(name)s's: %(handle)s", name=plan.kept.name, handle=_said(kept))),
-        ("from", gettext("%(name)s's: %(handle)s", name=plan.merged.name, handle=_said(merged))),
+        SelectChoice(merging.KEEP, _whose(plan.kept, kept)),
+        SelectChoice(merging.TAKE, _whose(plan.merged, merged)),
     ]
     return render_template("league/merge.html", league=league, plan=plan, form=form)
 
 
-def _said(handle: object) -> str:
-    return str(getattr(handle, "handle", ""))
+def _whose(player: Player, handle: PaymentHandle | None) -> str:
+    said = handle.handle if handle else ""
+    return gettext("%(name)s's: %(handle)s", name=player.name, handle=said)
 
 
 @bp.post("/leagues/<slug>/players/<int:player_id>/merge")
@@ -108,6 +111,7 @@ def merge_now(slug: str, player_id: int) -> Response | tuple[str, int]:
     if not form.validate_on_submit():
         abort(400)
     plan = _plan(league, found, form.into.data)
+    name = found.name  # the merged player's row is gone once merged
     try:
         kept = merging.merge_players(
             league.id,
@@ -122,5 +126,5 @@ def merge_now(slug: str, player_id: int) -> Response | tuple[str, int]:
         return _render_merge(league, _plan(league, found, form.into.data)), 409
     except ServiceError:  # either player gone meanwhile
         abort(404)
-    flash(gettext("%(name)s merged into %(into)s.", name=plan.merged.name, into=kept.name))
+    flash(gettext("%(name)s merged into %(into)s.", name=name, into=kept.name))
     return redirect(url_for("leagues.player", slug=slug, player_id=kept.id))

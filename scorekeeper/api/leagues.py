@@ -168,6 +168,11 @@ def add_player(slug: str) -> Response:
 NO_PLAYER: Final = "There is no such player in this league."
 
 
+def admin_of_player(slug: str, player_id: int) -> League:
+    """The player's league, for one of its admins (:func:`league_for_admin`)."""
+    return league_for_admin(slug)
+
+
 def _player_of(league: League, player_id: int) -> Player:
     """The league's player with this id (after the caller's checks): 404 otherwise."""
     player = queries.player_in(league.id, player_id)
@@ -178,7 +183,7 @@ def _player_of(league: League, player_id: int) -> Player:
 
 @bp.post("/leagues/<slug>/players/<id:player_id>/rename")
 @declared(200, league_answers.Player, errors=(400, 403, 404), body=PlayerRename, token=True)
-@idempotent(allowed=league_for_admin)
+@idempotent(allowed=admin_of_player)
 def rename_player(slug: str, player_id: int) -> Response:
     """A league admin renames a player; a name another player of the league has is refused
     (if they are one person, merge them). The pages show the new name everywhere; the
@@ -199,7 +204,7 @@ def rename_player(slug: str, player_id: int) -> Response:
 
 @bp.post("/leagues/<slug>/players/<id:player_id>/merge")
 @declared(200, league_answers.Player, errors=CHANGE, body=PlayerMerge, token=True)
-@idempotent(allowed=league_for_admin)
+@idempotent(allowed=admin_of_player)
 def merge_player(slug: str, player_id: int) -> Response:
     """A league admin merges a player into another who is the same person; the answer is the
     player kept. Every game, record, rating and payment follows, as if there had always been

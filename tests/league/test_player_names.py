@@ -71,7 +71,7 @@ def test_the_merge_page_shows_what_will_move_and_merging_moves_it(app, table, be
     assert "Mille: 3" in words
     assert "1 of them is in progress." in words
     assert "1 is finished and not paid yet" in words
-    assert "Benn's record in Mille (2 games, 1 won" in words
+    assert "Benn's record in Mille joins Ben's: 2 games, 1 won, $0.00." in words
     assert "Yes, merge Benn into Ben" in words
 
     done = table.client.post(

@@ -274,6 +274,7 @@ def _render_player(league: League, found: Player, form: PaymentHandleForm | None
         form = PaymentHandleForm(formdata=None)
         if (handle := handle_of(found)) is not None:
             form.kind.data, form.handle.data = handle.kind.value, handle.handle
+    names = player_service.name_history(found) if member else None
     summary = standing_queries.player_summary(found)
     trend = summary.trend
     return render_template(
@@ -291,8 +292,8 @@ def _render_player(league: League, found: Player, form: PaymentHandleForm | None
         recent=queries.archive(league.id, queries.GameFilters(player=found.id), limit=10).games,
         handle=handle_of(found) if member else None,
         handle_form=form,
-        handle_changes=handle_changes(found) if admin else None,
-        name_changes=player_service.name_changes(league.id, found) if member else None,
+        handle_changes=handle_changes(found, names.former if names else None) if admin else None,
+        name_changes=names.changes if names else None,
     )
 
 

@@ -15,6 +15,7 @@ number is kept as ``514-555-0123``, a PayPal.me name is letters and digits.
 """
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal
 from enum import StrEnum
@@ -208,16 +209,21 @@ def bill_handle(game: Game, seat: int) -> PaymentHandle | None:
     return game_handle(game, seat) or handle_of(game.player(seat))
 
 
-def handle_changes(player: Player, limit: int = 20) -> list[AuditEvent]:
+def handle_changes(
+    player: Player, former: Iterable[int] | None = None, limit: int = 20
+) -> list[AuditEvent]:
     """The latest changes of where the player is paid, newest first: the league's, and each
-    game's said through a seat's link; those of the players merged into them included."""
+    game's said through a seat's link; those of the players merged into them included
+    (``former``: the ids the history knows them by, ``players.former_ids``, read if not
+    given)."""
+    ids = sorted(former_ids(player) if former is None else former)
     return list(
         db.session.scalars(
             select(AuditEvent)
             .where(
                 AuditEvent.league_id == player.league_id,
                 AuditEvent.action == AuditAction.HANDLE_CHANGED,
-                AuditEvent.params["player_id"].as_integer().in_(sorted(former_ids(player))),
+                AuditEvent.params["player_id"].as_integer().in_(ids),
             )
             .order_by(AuditEvent.id.desc())
             .limit(limit)

@@ -1,9 +1,11 @@
 """A league's players: finding one by name, adding and renaming one, names that look alike,
 and the history of their names (renames, and merges: :mod:`.merging`)."""
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import Select, select
 from sqlalchemy.orm import joinedload
 
 from scorekeeper.database import writing
@@ -115,32 +117,55 @@ def rename_player(league_id: int, player_id: int, name: str, *, by: int | None) 
 NAME_CHANGES = (AuditAction.PLAYER_RENAMED, AuditAction.PLAYERS_MERGED)
 
 
-def name_changes(league_id: int, player: Player | None = None, limit: int = 20) -> list[AuditEvent]:
-    """The league's latest renames and merges, newest first, with who made them; given a
-    ``player``, those of the player and of every player merged into them."""
-    query = select(AuditEvent).where(
-        AuditEvent.league_id == league_id, AuditEvent.action.in_(NAME_CHANGES)
+def _name_changes(league_id: int) -> Select[AuditEvent]:
+    return (
+        select(AuditEvent)
+        .where(AuditEvent.league_id == league_id, AuditEvent.action.in_(NAME_CHANGES))
+        .order_by(AuditEvent.id.desc())
+        .options(joinedload(AuditEvent.user))
     )
-    if player is not None:
-        ids = sorted(former_ids(player))
-        query = query.where(AuditEvent.params["player_id"].as_integer().in_(ids))
-    return list(
-        db.session.scalars(
-            query.order_by(AuditEvent.id.desc()).limit(limit).options(joinedload(AuditEvent.user))
-        )
-    )
+
+
+def name_changes(league_id: int, limit: int = 20) -> list[AuditEvent]:
+    """The league's latest renames and merges, newest first, with who made them."""
+    return list(db.session.scalars(_name_changes(league_id).limit(limit)))
+
+
+@dataclass(frozen=True)
+class NameHistory:
+    """A player's renames and the merges into them, newest first, and every id the
+    league's history knows them by: theirs, and those of the players merged into them."""
+
+    changes: list[AuditEvent]
+    former: set[int]
+
+
+def name_history(player: Player, limit: int = 20) -> NameHistory:
+    """The player's :class:`NameHistory`, in one statement: a league renames and merges
+    its players rarely, so all of its changes of names are read."""
+    events = list(db.session.scalars(_name_changes(player.league_id)))
+    former = _merged_into(player.id, _merges(event.params for event in events))
+    mine = [event for event in events if event.params.get("player_id") in former]
+    return NameHistory(mine[:limit], former)
 
 
 def former_ids(player: Player) -> set[int]:
     """The player's id, and the ids of every player merged into them (and into those),
     under which the league's history still names them."""
-    merges = db.session.execute(
+    merges = db.session.scalars(
         select(AuditEvent.params).where(
             AuditEvent.league_id == player.league_id,
             AuditEvent.action == AuditAction.PLAYERS_MERGED,
         )
     )
-    return _merged_into(player.id, ((p["from_id"], p["player_id"]) for (p,) in merges))
+    return _merged_into(player.id, _merges(merges))
+
+
+def _merges(params: Iterable[dict[str, Any]]) -> Iterator[tuple[int, int]]:
+    """Each merge's player merged away and player kept, from the values of its event."""
+    for values in params:
+        if "from_id" in values:
+            yield values["from_id"], values["player_id"]
 
 
 def _merged_into(kept: int, merges: Iterable[tuple[int, int]]) -> set[int]:

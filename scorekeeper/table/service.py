@@ -118,6 +118,11 @@ def locked_game(
     """
     game = db.session.scalars(_LOCKED_GAME, {"game_id": game_id}).unique().first()
     if game is None:
+        # PostgreSQL checks a row it waited to lock against the rows it had joined before
+        # the wait: a game whose players a merge changed meanwhile (records.merging) reads
+        # as none. Asked again, it is read as it is now.
+        game = db.session.scalars(_LOCKED_GAME, {"game_id": game_id}).unique().first()
+    if game is None:
         raise NotFound(gettext("There is no such game."))
     if allowed is not None:
         allowed(game.league)

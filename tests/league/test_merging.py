@@ -35,7 +35,7 @@ from scorekeeper.records.leagues import league_by_slug
 from scorekeeper.records.payment_handles import handle_of, read_handle, set_handle
 from scorekeeper.table import closing, kind_service, starting
 from scorekeeper.table import service as game_service
-from tests.conftest import Api
+from tests.conftest import Api, run_together
 from tests.league.test_leagues_data import assert_no_drift, play, random_deals, shown, stored
 
 #: League A's players: Benn is Ben, typed wrong; league B always had Ben alone.
@@ -260,11 +260,42 @@ def test_the_history_keeps_the_merge_with_who_and_when(app):
         }
         assert event.created_at is not None
         assert player_service.name_changes(league) == [event]
-        assert player_service.name_changes(league, db.session.get(Player, ben)) == [event]
+        history = player_service.name_history(db.session.get(Player, ben))
+        assert (history.changes, history.former) == ([event], {ben, benn})
         assert player_service.former_ids(db.session.get(Player, ben)) == {ben, benn}
         # A player merged into one later merged again: both former ids lead to the last.
         cy = player_service.add_player(league, "Cy").id
         merging.merge_players(league, ben, cy, by=admin)
         assert player_service.former_ids(db.session.get(Player, cy)) == {cy, ben, benn}
-        assert len(player_service.name_changes(league, db.session.get(Player, cy))) == 2
+        assert len(player_service.name_history(db.session.get(Player, cy)).changes) == 2
+        db.session.remove()
+
+
+@pytest.mark.slow  # real threads waiting on each other's locks
+def test_a_merge_beside_games_ending_at_every_table_loses_nothing(app):
+    """Games of Benn, of Ben and of others end while Benn is merged into Ben: every writer
+    locks its games before the league (``records.merging``), so none waits for another
+    for ever, and the league ends as a recomputation from the deals says."""
+    with app.app_context():
+        league = league_by_slug("our-table").id
+        pairs = [("Benn", "Ana"), ("Ben", "Cleo"), ("Ana", "Cleo"), ("Cleo", "Benn")] * 2
+        games = [play(league, list(pair), [(0, (600, 100), (0, 0))]) for pair in pairs]
+        play(league, ["Ben", "Ana"], [(0, (1250, 50), (0, 0))])
+        ben, benn = _id(league, "Ben"), _id(league, "Benn")
+        db.session.remove()
+
+    def work(index: int) -> object:
+        with app.app_context():
+            try:
+                if index == len(games):
+                    return merging.merge_players(league, benn, ben, by=None).id
+                game_service.record_deal(games[index], Tally(Seat(0), (700, 100), (0, 0)))
+                return "ended"
+            finally:
+                db.session.remove()
+
+    assert run_together(work, len(games) + 1) == ["ended"] * len(games) + [ben]
+    with app.app_context():
+        assert db.session.get(Player, benn) is None
+        assert assert_no_drift(league)["records"][ben]["played"] == 7
         db.session.remove()

@@ -58,7 +58,7 @@ def rename(slug: str, player_id: int) -> str | Response | tuple[str, int]:
         close=close,
         others=[player for player in queries.players_of(league.id) if player.id != found.id],
     )
-    return (page, 422) if form.errors or close else page
+    return (page, 422) if form.errors else page  # a question ("Is it Ana?") is no error
 
 
 def _close_to(league: League, player: Player, name: str) -> list[Player]:

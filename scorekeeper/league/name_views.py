@@ -2,6 +2,7 @@
 are one person ("Benn" into "Ben") after a page shows what will move (:mod:`..records.merging`)."""
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from sqlalchemy.exc import IntegrityError
 from werkzeug.wrappers import Response
 from wtforms import SelectChoice
 
@@ -46,6 +47,9 @@ def rename(slug: str, player_id: int) -> str | Response | tuple[str, int]:
             except ServiceError as error:
                 form.name.errors = [error.message]
                 taken = player_service.find_player(league.id, name)
+            except IntegrityError:  # the same name, given by another admin at that moment
+                taken = player_service.find_player(league.id, name)
+                form.name.errors = [player_service.taken_refusal(name, found).message]
             else:
                 flash(gettext("%(name)s is now called %(new)s.", name=old, new=name))
                 return redirect(url_for("leagues.player", slug=slug, player_id=found.id))

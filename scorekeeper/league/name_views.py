@@ -72,8 +72,10 @@ def _close_to(league: League, player: Player, name: str) -> list[Player]:
 
 
 def _plan(league: League, merged: Player, into: int | None) -> merging.MergePlan:
+    if into is None or not 0 < into <= queries.MAX_ID:
+        abort(404)
     try:
-        return merging.plan_merge(league.id, merged.id, into or 0)
+        return merging.plan_merge(league.id, merged.id, into)
     except ServiceError:  # no such player to merge into, or the player themself
         abort(404)
 

@@ -246,6 +246,8 @@ def test_a_player_of_another_league_or_themself_is_no_merge(app, table, benn):
         db.session.remove()
     assert merge_page(table, benn["benn"], stranger).status_code == 404
     assert merge_page(table, benn["benn"], benn["benn"]).status_code == 404
+    for hostile in ("99999999999999999999999", "-1", "0"):
+        assert merge_page(table, benn["benn"], hostile).status_code == 404
     assert merge_page(table, stranger, benn["ben"]).status_code == 404
     no_one = table.client.get(f"/leagues/our-table/players/{benn['benn']}/merge")
     assert no_one.status_code == 302

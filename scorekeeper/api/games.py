@@ -33,18 +33,10 @@ from .core import (
 )
 from .declared import CHANGE, declared
 from .idempotency import idempotent
+from .kind_shapes import DealBody, GameToStart, NewGameOfKind
 from .leagues import league_named
 from .reading import fields_of, read
-from .shapes import (
-    DealBody,
-    DealInput,
-    DeleteQuery,
-    GameToStart,
-    NewGame,
-    NewGameOfKind,
-    VersionInput,
-    rules_overridden,
-)
+from .shapes import DealInput, DeleteQuery, NewGame, VersionInput, rules_overridden
 
 #: The stakes a game gets when the request gives none and the league has no defaults.
 DEFAULT_STAKES: Final = Stakes.from_small(100)

@@ -15,15 +15,17 @@ from werkzeug.wrappers import Response
 
 from scorekeeper.accounts import invitations as invitation_service
 from scorekeeper.accounts.permissions import acting_user, can_read, require_site_admin
-from scorekeeper.errors import ServiceError
+from scorekeeper.errors import Conflict, NotFound, ServiceError
 from scorekeeper.league import queries
 from scorekeeper.league import service as league_service
 from scorekeeper.league import standings as standing_queries
 from scorekeeper.league.kind_standings import kind_standings
 from scorekeeper.models import MILLE, Game, League, Player, Role, User, db
 from scorekeeper.names import printable, squeeze
+from scorekeeper.records import merging
 from scorekeeper.records import players as player_service
 from scorekeeper.records.leagues import MAX_SLUG, league_by_slug
+from scorekeeper.table import audit
 
 from . import answers, league_answers
 from .core import (
@@ -37,7 +39,15 @@ from .core import (
 from .declared import CHANGE, declared
 from .idempotency import idempotent
 from .reading import read
-from .shapes import GamesQuery, NewInvitation, NewLeague, NewPlayer, StandingsQuery
+from .shapes import (
+    GamesQuery,
+    NewInvitation,
+    NewLeague,
+    NewPlayer,
+    PlayerMerge,
+    PlayerRename,
+    StandingsQuery,
+)
 
 _SLUG: Final = re.compile(rf"[a-z0-9-]{{1,{MAX_SLUG}}}")
 
@@ -153,6 +163,66 @@ def add_player(slug: str) -> Response:
     except IntegrityError:  # the same name, added by another request at the same moment
         raise invalid({"name": [f"{name} is already a player in this league."]}) from None
     return league_answers.Player.of(player).sent(201)
+
+
+NO_PLAYER: Final = "There is no such player in this league."
+
+
+def admin_of_player(slug: str, player_id: int) -> League:
+    """The player's league, for one of its admins (:func:`league_for_admin`)."""
+    return league_for_admin(slug)
+
+
+def _player_of(league: League, player_id: int) -> Player:
+    """The league's player with this id (after the caller's checks): 404 otherwise."""
+    player = queries.player_in(league.id, player_id)
+    if player is None:
+        raise ApiError(404, NO_PLAYER)
+    return player
+
+
+@bp.post("/leagues/<slug>/players/<id:player_id>/rename")
+@declared(200, league_answers.Player, errors=(400, 403, 404), body=PlayerRename, token=True)
+@idempotent(allowed=admin_of_player)
+def rename_player(slug: str, player_id: int) -> Response:
+    """A league admin renames a player; a name another player of the league has is refused
+    (if they are one person, merge them). The pages show the new name everywhere; the
+    history keeps what was said then."""
+    found = league_for_admin(slug)
+    player = _player_of(found, player_id)
+    name = read(PlayerRename, json_body()).name
+    try:
+        player = player_service.rename_player(found.id, player.id, name, by=audit.actor_id())
+    except NotFound:
+        raise ApiError(404, NO_PLAYER) from None
+    except ServiceError as error:
+        raise invalid({"name": [error.message]}) from None
+    except IntegrityError:  # the same name, given by another request at the same moment
+        raise invalid({"name": [f"{name} is already a player in this league."]}) from None
+    return league_answers.Player.of(player).sent()
+
+
+@bp.post("/leagues/<slug>/players/<id:player_id>/merge")
+@declared(200, league_answers.Player, errors=CHANGE, body=PlayerMerge, token=True)
+@idempotent(allowed=admin_of_player)
+def merge_player(slug: str, player_id: int) -> Response:
+    """A league admin merges a player into another who is the same person; the answer is the
+    player kept. Every game, record, rating and payment follows, as if there had always been
+    one player; two players who sat at the same game are refused (409)."""
+    found = league_for_admin(slug)
+    player = _player_of(found, player_id)
+    wanted = read(PlayerMerge, json_body())
+    try:
+        kept = merging.merge_players(
+            found.id, player.id, wanted.into, handle=wanted.handle, by=audit.actor_id()
+        )
+    except Conflict as error:
+        raise ApiError(409, error.message) from None
+    except NotFound:
+        raise ApiError(404, NO_PLAYER) from None
+    except ServiceError as error:
+        raise invalid({error.field or "into": [error.message]}) from None
+    return league_answers.Player.of(kept).sent()
 
 
 @bp.get("/leagues/<slug>/standings")

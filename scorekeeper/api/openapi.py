@@ -84,6 +84,9 @@ def _path(name: str, schema: Schema, description: str) -> Schema:
 PARAMETERS: Final = {
     "slug": _path("slug", {"type": "string"}, "The league's slug, e.g. our-table."),
     "game_id": _path("game_id", {"type": "integer", "minimum": 1, "maximum": MAX_ID}, "The id."),
+    "player_id": _path(
+        "player_id", {"type": "integer", "minimum": 1, "maximum": MAX_ID}, "The player's id."
+    ),
     "number": _path("number", {"type": "integer", "minimum": 1}, "The deal's number, from 1."),
     "token": _path(
         "token",

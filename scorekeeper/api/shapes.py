@@ -6,13 +6,11 @@ valid is the engine's (:func:`~scorekeeper.engine.validate_tally`, RULES.md §2)
 what the description says of its bounds comes from the engine's own constants.
 """
 
-from collections.abc import Callable
 from typing import Annotated, Any, Final, Literal
 
 from pydantic import (
     Field,
     PlainValidator,
-    RootModel,
     Strict,
     StrictBool,
     StrictInt,
@@ -30,16 +28,15 @@ from scorekeeper.engine.counted_cards import (
     BadCards,
     CountedCards,
 )
-from scorekeeper.engine.games import KINDS, GameKind
+from scorekeeper.engine.games import KINDS
 from scorekeeper.engine.rules import MAX_STAKE, MAX_TARGET, MIN_TARGET, PRESETS
 from scorekeeper.engine.tally import MAX_STARS_OUT
 from scorekeeper.league.queries import STATUSES
-from scorekeeper.models import MAX_ID, MAX_SEATS, MILLE
+from scorekeeper.models import MAX_ID
 from scorekeeper.names import MAX_NAME_LENGTH
 from scorekeeper.web.messages import PROBLEMS, problem_fields
 
 from .reading import (
-    MONEY_SCHEMA,
     WHOLE,
     Missing,
     Money,
@@ -139,87 +136,6 @@ class NewGame(Shape):
     ] = None
 
 
-def _kinds_schema(described: Callable[[GameKind], dict[str, Any]]) -> dict[str, Any]:
-    """What each game but Mille takes, as its engine module declares it."""
-    return {
-        "oneOf": [
-            {"title": kind.name, **described(kind)} for kind in KINDS.values() if kind.name != MILLE
-        ]
-    }
-
-
-def _deal_schema(kind: GameKind) -> dict[str, Any]:
-    """A game's deal's body, with the ``version`` every change takes."""
-    schema = dict(kind.deal_schema)
-    properties = dict(schema["properties"])  # type: ignore[call-overload]
-    properties["version"] = {"type": "integer", "minimum": 1, "description": VERSION_SAID}
-    return {**schema, "properties": properties}
-
-
-def _stakes_schema(kind: GameKind) -> dict[str, Any]:
-    """A game's stakes: each an amount of money (those that may be left out, or null)."""
-    taken = kind.stakes_taken
-    return {
-        "type": "object",
-        "properties": {
-            name: MONEY_SCHEMA if required else {"anyOf": [MONEY_SCHEMA, {"type": "null"}]}
-            for name, required in taken.items()
-        },
-        "required": [name for name, required in taken.items() if required],
-        "additionalProperties": False,
-    }
-
-
-def _any_kind(value: object) -> str:
-    if not isinstance(value, str) or value not in KINDS:
-        raise PydanticCustomError("says", f"game must be one of {', '.join(KINDS)}.")
-    return value
-
-
-def _other_kind(value: object) -> str:
-    if _any_kind(value) == MILLE:
-        raise PydanticCustomError("says", f"game must be one of {', '.join(KINDS)}.")
-    return str(value)
-
-
-class NewGameOfKind(Shape):
-    """A new game of any kind but Mille: its players in seat order, its rule options and its
-    stakes, as its game's table in API.md says."""
-
-    what = "a new game"
-    league: StrictStr = Field(description="The league's slug.")
-    game: Annotated[
-        str,
-        PlainValidator(_other_kind),
-        WithJsonSchema({"enum": [name for name in KINDS if name != MILLE]}),
-    ]
-    players: Annotated[
-        list[PlayerName],
-        Field(min_length=2, max_length=MAX_SEATS),
-        says("players must be a list of the players' names, in seat order."),
-        Field(description="Different players of the league, in seat order."),
-    ]
-    rules: Annotated[
-        dict[str, Any] | None,
-        says("rules must be an object of rule options."),
-        WithJsonSchema(_kinds_schema(lambda kind: dict(kind.rules_schema))),
-    ] = None
-    stakes: Annotated[
-        dict[str, Money | None] | None,
-        says('stakes must be an object of amounts, such as {"point": "0.10"}.'),
-        WithJsonSchema(_kinds_schema(_stakes_schema)),
-    ] = None
-    first_dealer: Annotated[
-        Annotated[StrictInt, Field(ge=0, lt=MAX_SEATS), WHOLE] | None,
-        says("{field} must be a seat: 0 for the first player named, 1 for the next, …"),
-        Field(description="Absent or null: drawn at random."),
-    ] = None
-
-
-class GameToStart(RootModel[NewGame | NewGameOfKind]):
-    """A new game: of Mille (``game`` left out, or "mille"), or of any other game."""
-
-
 def _cards(value: object) -> CountedCards:
     """The cards by the reader the deal form and the stored column use (:mod:`..counted_cards`)."""
     if not isinstance(value, dict):
@@ -277,18 +193,6 @@ class DealInput(Shape):
     ] = None
 
 
-class DealOfKindInput(RootModel[dict[str, Any]]):
-    """A deal of any game but Mille, as its game's table in API.md says, with ``version``
-    as in Mille's: what each field may hold is its game's rules (checked by its engine
-    module, which names each field at fault)."""
-
-    root: Annotated[dict[str, Any], WithJsonSchema(_kinds_schema(_deal_schema))]
-
-
-class DealBody(RootModel[DealInput | DealOfKindInput]):
-    """A deal's body: a game of Mille's tally, or a deal of any other game."""
-
-
 class VersionInput(Shape):
     """A one-button change: nothing, or the game's version it was made against."""
 
@@ -318,6 +222,34 @@ class NewPlayer(Shape):
 
     what = "a new player"
     name: Annotated[str, PlainValidator(name("name", MAX_NAME_LENGTH)), *NAMED]
+
+
+class PlayerRename(Shape):
+    """A player's new name."""
+
+    what = "a rename"
+    name: Annotated[str, PlainValidator(name("name", MAX_NAME_LENGTH)), *NAMED]
+
+
+class PlayerMerge(Shape):
+    """The player to merge a player into: one person's two players made one."""
+
+    what = "a merge"
+    into: Annotated[
+        StrictInt,
+        Field(ge=1, le=MAX_ID),
+        WHOLE,
+        says(f"into must be a player's id, a whole number from 1 to {MAX_ID}."),
+        Field(description="The player kept, of the same league."),
+    ]
+    handle: Annotated[
+        Literal["into", "from"],
+        says('handle must be "into" or "from".'),
+        Field(
+            description="Whose payment handle the player kept is paid by, when both have "
+            'one: "into" (theirs, the default) or "from" (the merged player\'s).'
+        ),
+    ] = "into"
 
 
 class NewInvitation(Shape):
@@ -353,10 +285,17 @@ class StandingsQuery(Shape):
 
     game: Annotated[
         str | None,
-        PlainValidator(lambda value: None if value is None else _any_kind(value)),
+        PlainValidator(lambda value: None if value is None else any_kind(value)),
         WithJsonSchema({"enum": list(KINDS)}),
         Field(description="Which game's standings; absent: mille."),
     ] = None
+
+
+def any_kind(value: object) -> str:
+    """The name of one of the engine's games, as a request gives it."""
+    if not isinstance(value, str) or value not in KINDS:
+        raise PydanticCustomError("says", f"game must be one of {', '.join(KINDS)}.")
+    return value
 
 
 def _game_ids(value: object) -> list[int]:

@@ -40,6 +40,28 @@ class PlayerForm(Form):
     submit = SubmitField(_l("Add player"))
 
 
+class RenameForm(Form):
+    name = StringField(
+        _l("New name"), validators=name_validators(_l("Enter a name.")), filters=[squeezed]
+    )
+    #: The name typed, said to be no other player's after "Is it Ben?" was asked.
+    confirmed = HiddenField(validators=[Length(max=1000)], filters=[squeezed])
+    submit = SubmitField(_l("Rename"))
+
+
+class MergeForm(Form):
+    """Merge a player into another, as the page showed what would move."""
+
+    into = IntegerField(widget=HiddenInput(), validators=[InputRequired(), NumberRange(1, MAX_ID)])
+    #: Whose payment handle the player kept is paid by, when both have one.
+    handle = RadioField(
+        choices=[SelectChoice("into", "into"), SelectChoice("from", "from")], default="into"
+    )
+    #: What the page showed would move (``records.merging.MergePlan.signature``).
+    signature = HiddenField(validators=[InputRequired(), Length(max=64)])
+    submit = SubmitField(_l("Merge"))
+
+
 #: A browser's date picker offers only the days a season may have (seasons.check_season).
 SEASON_DAYS = {"min": EARLIEST_DAY.isoformat(), "max": LAST_SEASON_DAY.isoformat()}
 

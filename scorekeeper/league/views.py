@@ -142,7 +142,11 @@ def players(slug: str) -> str | Response:
             flash(gettext("%(player)s joined %(league)s.", player=player.name, league=league.name))
             return redirect(url_for(".players", slug=slug))
     return render_template(
-        "league/players.html", league=league, form=form, can_admin=may(league, Role.ADMIN)
+        "league/players.html",
+        league=league,
+        form=form,
+        can_admin=may(league, Role.ADMIN),
+        name_changes=player_service.name_changes(league.id) if role_in(league) else None,
     )
 
 
@@ -272,6 +276,7 @@ def _render_player(league: League, found: Player, form: PaymentHandleForm | None
         form = PaymentHandleForm(formdata=None)
         if (handle := handle_of(found)) is not None:
             form.kind.data, form.handle.data = handle.kind.value, handle.handle
+    names = player_service.name_history(found) if member else None
     summary = standing_queries.player_summary(found)
     trend = summary.trend
     return render_template(
@@ -289,7 +294,8 @@ def _render_player(league: League, found: Player, form: PaymentHandleForm | None
         recent=queries.archive(league.id, queries.GameFilters(player=found.id), limit=10).games,
         handle=handle_of(found) if member else None,
         handle_form=form,
-        handle_changes=handle_changes(found) if admin else None,
+        handle_changes=handle_changes(found, names.former if names else None) if admin else None,
+        name_changes=names.changes if names else None,
     )
 
 

@@ -337,6 +337,15 @@ class AuditAction(StrEnum):
     PAYMENT_TICKED = "payment_ticked"
     #: games (how many): every game of a night settled up was marked paid at once.
     NIGHT_SETTLED = "night_settled"
+    #: A league admin renamed a player (``records.players``): from and into (the names, as
+    #: they were), player_id. A league's change: no game.
+    PLAYER_RENAMED = "player_renamed"
+    #: A league admin merged two players who are one person (``records.merging``): from and
+    #: into (the names of the player merged away and of the one kept, as they were),
+    #: from_id, player_id (the one kept), games (how many moved) and handle (whose handle
+    #: the one kept is paid by: "into", "from", or None for neither). A league's change:
+    #: no game.
+    PLAYERS_MERGED = "players_merged"
 
 
 class AuditEvent(Model):

@@ -15,6 +15,7 @@ number is kept as ``514-555-0123``, a PayPal.me name is letters and digits.
 """
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal
 from enum import StrEnum
@@ -27,6 +28,7 @@ from scorekeeper.database import writing
 from scorekeeper.engine.money import cents_to_decimal
 from scorekeeper.errors import NotFound, ServiceError
 from scorekeeper.models import AuditAction, AuditEvent, Game, Player, SeatLink, db
+from scorekeeper.records.players import former_ids
 from scorekeeper.web.translation import gettext
 
 
@@ -120,12 +122,18 @@ def set_handle(player_id: int, handle: PaymentHandle | None, *, by: int | None) 
         player = db.session.get(Player, player_id)
         if player is None:
             raise NotFound(gettext("There is no such player."))
-        before = handle_of(player)
-        player.payment_kind = handle.kind.value if handle else None
-        player.payment_handle = handle.handle if handle else None
-        if handle != before:
-            _keep_change(player, None, before, handle, by, {"by": "member"})
+        keep_handle(player, handle, by=by)
     return player
+
+
+def keep_handle(player: Player, handle: PaymentHandle | None, *, by: int | None) -> None:
+    """Inside the caller's write: :func:`set_handle`'s change, kept in the history if it
+    is one."""
+    before = handle_of(player)
+    player.payment_kind = handle.kind.value if handle else None
+    player.payment_handle = handle.handle if handle else None
+    if handle != before:
+        _keep_change(player, None, before, handle, by, {"by": "member"})
 
 
 def set_game_handle(link: SeatLink, handle: PaymentHandle | None, *, by: int | None = None) -> None:
@@ -202,16 +210,21 @@ def bill_handle(game: Game, seat: int) -> PaymentHandle | None:
     return game_handle(game, seat) or handle_of(game.player(seat))
 
 
-def handle_changes(player: Player, limit: int = 20) -> list[AuditEvent]:
+def handle_changes(
+    player: Player, former: Iterable[int] | None = None, limit: int = 20
+) -> list[AuditEvent]:
     """The latest changes of where the player is paid, newest first: the league's, and each
-    game's said through a seat's link."""
+    game's said through a seat's link; those of the players merged into them included
+    (``former``: the ids the history knows them by, ``players.former_ids``, read if not
+    given)."""
+    ids = sorted(former_ids(player) if former is None else former)
     return list(
         db.session.scalars(
             select(AuditEvent)
             .where(
                 AuditEvent.league_id == player.league_id,
                 AuditEvent.action == AuditAction.HANDLE_CHANGED,
-                AuditEvent.params["player_id"].as_integer() == player.id,
+                AuditEvent.params["player_id"].as_integer().in_(ids),
             )
             .order_by(AuditEvent.id.desc())
             .limit(limit)

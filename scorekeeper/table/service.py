@@ -113,20 +113,22 @@ def locked_game(
     version or state is looked at: a refusal ("this game is settled") is only ever said to
     someone who may see the game.
 
-    On PostgreSQL the statement locks the game (one writer of a game at a time) and reads
-    its league and players, in one round trip. It doesn't lock the league: an ordinary
-    deal changes nothing but its game, so the tables of one league record theirs side by
-    side. A change that reaches the league's derived rows takes the league's lock after
-    its games (:func:`.results.game_changed`, :func:`.totals.payment_changed`); every
-    writer locks in that order — its games, in order of id, then the league — so none
-    holds the league while it waits for a game, and no two wait for each other.
-    ``FOR NO KEY UPDATE``: rows that refer to the game (a deal, an audit event) only take
-    key-share locks, which it lets through. Deals are read later: joined here, they'd be
-    read as before the wait for the lock (PostgreSQL rereads locked rows). ``seated``:
-    every seat and its player come with it, in the same statement.
+    On PostgreSQL the statement locks the game and reads its league and players in one
+    round trip; not the league: an ordinary deal changes nothing but its game. A change
+    that reaches the league's derived rows takes the league's lock after its games; every
+    writer locks in that order (its games by id, then the league), so no two wait for each
+    other.
+    ``FOR NO KEY UPDATE`` lets rows that refer to the game (a deal, an audit event) take
+    their key-share locks. Deals are read later: joined here, they'd be read as before the
+    wait for the lock. ``seated``: every seat and its player come in the same statement.
     """
     statement = _LOCKED_SEATED_GAME if seated else _LOCKED_GAME
     game = db.session.scalars(statement, {"game_id": game_id}).unique().first()
+    if game is None:
+        # PostgreSQL checks a row it waited to lock against the rows it had joined before
+        # the wait: a game whose players a merge changed meanwhile (records.merging) reads
+        # as none. Asked again, it is read as it is now.
+        game = db.session.scalars(statement, {"game_id": game_id}).unique().first()
     if game is None:
         raise NotFound(gettext("There is no such game."))
     if allowed is not None:

@@ -1,6 +1,7 @@
-"""The audit trail in words: what a change to a game was, worded from its action and the
-values kept with it, once, for pages (in their language) and for the API (in English,
-amounts as the API writes money). Part of the one catalog (:mod:`.messages`)."""
+"""The audit trail in words: what a change to a game (or to a league's players) was, worded
+from its action and the values kept with it, once, for pages (in their language) and for
+the API (in English, amounts as the API writes money). Part of the one catalog
+(:mod:`.messages`)."""
 
 from collections.abc import Callable, Mapping
 from typing import Any, Final
@@ -9,7 +10,7 @@ from scorekeeper.engine.money import format_money
 from scorekeeper.models import AuditAction, AuditEvent, Game
 from scorekeeper.web.formatting import money
 from scorekeeper.web.languages import english_words
-from scorekeeper.web.translation import gettext
+from scorekeeper.web.translation import gettext, ngettext
 
 
 def event_summary(event: AuditEvent, game: Game | None = None, english: bool = False) -> str:
@@ -80,6 +81,20 @@ def _handle_changed(values: Mapping[str, Any]) -> str:
     )
 
 
+def _merged(values: Mapping[str, Any]) -> str:
+    text = ngettext(
+        "%(old)s merged into %(new)s: %(num)s game moved, with its records and payments.",
+        "%(old)s merged into %(new)s: %(num)s games moved, with their records and payments.",
+        values["games"],
+        old=values["from"],
+        new=values["into"],
+    )
+    if values.get("handle") == "from":
+        said = gettext("%(new)s is paid where %(old)s was.", old=values["from"], new=values["into"])
+        text = f"{text} {said}"
+    return text
+
+
 #: How each action is worded from its values, given how to write money.
 _Wording = Callable[[Mapping[str, Any], Callable[[int], str]], str]
 
@@ -114,6 +129,10 @@ _EVENTS: Final[dict[AuditAction, _Wording]] = {
     AuditAction.GAME_RESTORED: lambda v, _: gettext("Game restored: it counts again."),
     AuditAction.GAME_IMPORTED: lambda v, _: _imported(v),
     AuditAction.HANDLE_CHANGED: lambda v, _: _handle_changed(v),
+    AuditAction.PLAYER_RENAMED: lambda v, _: gettext(
+        "Renamed %(old)s to %(new)s.", old=v["from"], new=v["into"]
+    ),
+    AuditAction.PLAYERS_MERGED: lambda v, _: _merged(v),
     AuditAction.CARD_AGREED: lambda v, _: (
         gettext(
             "%(name)s agreed with the card (version %(version)s) on their own phone.",

@@ -79,9 +79,9 @@ def test_the_comparison_sees_nested_fields_and_would_see_one_go():
 
 
 def test_the_description_is_generated_and_every_schema_has_a_class():
-    from scorekeeper.api import answers, kind_answers, league_answers, shapes
+    from scorekeeper.api import answers, kind_answers, kind_shapes, league_answers, shapes
 
-    modules = (answers, kind_answers, league_answers, shapes)
+    modules = (answers, kind_answers, kind_shapes, league_answers, shapes)
     classes = {name for module in modules for name in dir(module)}
     for name in NOW["components"]["schemas"]:
         assert name in classes or name in {"Preset", "SkunkRule", "DifferenceRule", "LineKind"}

@@ -657,6 +657,10 @@ LEAGUE_ROUTES = [
     ("GET", "/leagues/{slug}", READ),
     ("GET", "/leagues/{slug}/players/{ana}", READ),
     ("POST", "/leagues/{slug}/players/{ana}/payment", ADMIN),
+    ("GET", "/leagues/{slug}/players/{ana}/rename", ADMIN),
+    ("POST", "/leagues/{slug}/players/{ana}/rename", ADMIN),
+    ("GET", "/leagues/{slug}/players/{ana}/merge?into={ben}", ADMIN),
+    ("POST", "/leagues/{slug}/players/{ana}/merge", ADMIN),
     ("GET", "/leagues/{slug}/head-to-head?a={ana}&b={ben}", READ),
     ("GET", "/leagues/{slug}/games", READ),
     ("GET", "/leagues/{slug}/owes", READ),
@@ -805,6 +809,8 @@ def test_hostile_requests_never_fail_and_refusals_change_nothing(table, app, dat
         ("POST", "/leagues/our-table/owes/{ben}/{ana}", ["through", "count", "net"]),
         ("POST", "/leagues/our-table/import", ["format", "file", "upload"]),
         ("POST", "/leagues/our-table/import/parts", ["upload", "offset", "part"]),
+        ("GET", "/leagues/our-table/players/{ana}/merge", ["into"]),
+        ("POST", "/leagues/our-table/players/{ana}/merge", ["into", "handle", "signature"]),
     ]  # fmt: skip
     method, path, fields = data.draw(st.sampled_from(paths))
     values = {name: data.draw(hostile_value()) for name in fields}

@@ -25,6 +25,7 @@ from scorekeeper.league.transfer.read_csv import parse_csv
 from scorekeeper.league.transfer.read_json import parse_json
 from scorekeeper.league.transfer.save import import_all
 from scorekeeper.models import (
+    MILLE,
     Deal,
     Game,
     GameResult,
@@ -103,7 +104,9 @@ def history(app):
 def recompute(league_id: int) -> dict:
     """Everything derived, worked out again from the deals alone, for comparison."""
     games = db.session.scalars(
-        select(Game).where(Game.league_id == league_id).options(selectinload(Game.deals))
+        select(Game)
+        .where(Game.league_id == league_id, Game.kind == MILLE)  # Elo and pairs are Mille's
+        .options(selectinload(Game.deals))
     ).all()
     finished = []
     for game in games:

@@ -26,14 +26,14 @@ from scorekeeper.accounts.permissions import (
 )
 from scorekeeper.engine import Preset
 from scorekeeper.errors import Conflict, ServiceError
-from scorekeeper.league import balances as balance_queries
 from scorekeeper.league import queries
 from scorekeeper.league import seasons as season_service
 from scorekeeper.league import service as league_service
 from scorekeeper.league import standings as standing_queries
 from scorekeeper.league import tonight as tonight_service
+from scorekeeper.league.arguments import id_arg, player_of
 from scorekeeper.league.charts import trend_chart
-from scorekeeper.league.forms import PlayerForm, SettleForm, StartRoundForm
+from scorekeeper.league.forms import PlayerForm, StartRoundForm
 from scorekeeper.models import FINISHED, IN_PROGRESS, League, Player, Role, Season
 from scorekeeper.records import chances, skill
 from scorekeeper.records import players as player_service
@@ -65,29 +65,9 @@ def rating_limits() -> dict[str, int]:
     }
 
 
-def _id_arg(name: str) -> int | None:
-    """A row id from the query string; None when absent or not a possible id."""
-    value = request.args.get(name, type=int)
-    return value if value is not None and 0 < value <= queries.MAX_ID else None
-
-
-def _player(league: League, player_id: int | None) -> Player:
-    player = queries.player_in(league.id, player_id)
-    if player is None:
-        abort(404)
-    return player
-
-
-def _pair(league: League, first_id: int, second_id: int) -> tuple[Player, Player]:
-    """Two different players of the league (a player owes themself nothing: there is no page)."""
-    if first_id == second_id:
-        abort(404)
-    return _player(league, first_id), _player(league, second_id)
-
-
 def _season(league: League) -> Season | None:
     """The season the page is asked for (``?season=``), or None for all time."""
-    season_id = _id_arg("season")
+    season_id = id_arg("season")
     if season_id is None:
         return None
     season = season_service.season_in(league.id, season_id)
@@ -246,14 +226,14 @@ def tonight(slug: str) -> str | Response | tuple[str, int]:
 def player(slug: str, player_id: int) -> str:
     """A player's record, net money and rating over time, opponents, best and worst games."""
     league = league_or_404(slug)
-    return _render_player(league, _player(league, player_id))
+    return _render_player(league, player_of(league, player_id))
 
 
 @bp.post("/leagues/<slug>/players/<int:player_id>/payment")
 def player_payment(slug: str, player_id: int) -> Response | tuple[str, int]:
     """A league admin says how a player is paid (an Interac e-Transfer or PayPal.me)."""
     league = league_or_404(slug, Role.ADMIN)
-    found = _player(league, player_id)
+    found = player_of(league, player_id)
     form = PaymentHandleForm()
     if form.validate_on_submit():
         try:
@@ -303,7 +283,7 @@ def _render_player(league: League, found: Player, form: PaymentHandleForm | None
 def head_to_head(slug: str) -> str:
     """Any two players: games, wins each, net money between them, their games."""
     league = league_or_404(slug)
-    first_id, second_id = _id_arg("a"), _id_arg("b")
+    first_id, second_id = id_arg("a"), id_arg("b")
     first = queries.player_in(league.id, first_id)
     second = queries.player_in(league.id, second_id)
     record = page = None
@@ -312,8 +292,8 @@ def head_to_head(slug: str) -> str:
         page = queries.archive(
             league.id,
             queries.GameFilters(player=first.id, opponent=second.id),
-            after=_id_arg("after"),
-            before=_id_arg("before"),
+            after=id_arg("after"),
+            before=id_arg("before"),
         )
     return render_template(
         "league/head_to_head.html",
@@ -330,13 +310,13 @@ def head_to_head(slug: str) -> str:
 def games(slug: str) -> str:
     """Every game, newest first, by player, opponent, season, status and rules; keyset pages."""
     league = league_or_404(slug)
-    player_id = _id_arg("player")
-    opponent_id = _id_arg("opponent") if player_id else None
+    player_id = id_arg("player")
+    opponent_id = id_arg("opponent") if player_id else None
     status = request.args.get("status") or None
     preset = request.args.get("preset") or None
     filters = queries.GameFilters(
-        player=_player(league, player_id).id if player_id else None,
-        opponent=_player(league, opponent_id).id if opponent_id else None,
+        player=player_of(league, player_id).id if player_id else None,
+        opponent=player_of(league, opponent_id).id if opponent_id else None,
         season=_season(league),
         status=status if status in queries.ARCHIVE_STATUSES else None,
         preset=preset if preset in {*Preset, "custom"} else None,
@@ -345,8 +325,8 @@ def games(slug: str) -> str:
     page = queries.archive(
         league.id,
         filters,
-        after=_id_arg("after"),
-        before=_id_arg("before"),
+        after=id_arg("after"),
+        before=id_arg("before"),
     )
     return render_template(
         "league/games.html",
@@ -372,79 +352,3 @@ def _filter_args(filters: queries.GameFilters) -> dict[str, Any]:
         "preset": filters.preset,
     }
     return {key: value for key, value in args.items() if value is not None}
-
-
-@bp.get("/leagues/<slug>/owes")
-def owes(slug: str) -> str:
-    """Who owes whom: unpaid settlements netted per pair, and the latest payments."""
-    league = league_or_404(slug)
-    return render_template(
-        "league/owes.html",
-        league=league,
-        balances=balance_queries.balances(league.id),
-        payments=balance_queries.payments(league.id, limit=10),
-        can_score=may(league, Role.SCOREKEEPER),
-    )
-
-
-@bp.get("/leagues/<slug>/owes/<int:first_id>/<int:second_id>")
-def balance(slug: str, first_id: int, second_id: int) -> str:
-    """What two players owe each other, the unpaid games behind it, and marking them paid."""
-    league = league_or_404(slug)
-    return _render_balance(league, *_pair(league, first_id, second_id))
-
-
-def _render_balance(league: League, first: Player, second: Player) -> str:
-    owed = balance_queries.balance_between(first, second)
-    page = queries.archive(
-        league.id,
-        queries.GameFilters(player=first.id, opponent=second.id, status="unpaid"),
-        after=_id_arg("after"),
-        before=_id_arg("before"),
-    )
-    form = None
-    if owed is not None and page.games and page.newer is None:  # the first page: all of them
-        net = owed.amount if owed.creditor.id == first.id else -owed.amount
-        data = {"through": page.games[0].id, "count": owed.games, "net": net}
-        form = SettleForm(formdata=None, data=data)
-    return render_template(
-        "league/balance.html",
-        league=league,
-        first=first,
-        second=second,
-        owed=owed,
-        page=page,
-        form=form,
-        can_score=may(league, Role.SCOREKEEPER),
-    )
-
-
-@bp.post("/leagues/<slug>/owes/<int:first_id>/<int:second_id>")
-def settle_up(slug: str, first_id: int, second_id: int) -> str | Response | tuple[str, int]:
-    """Mark the unpaid games between two players paid, all together, as the page showed them."""
-    league = league_or_404(slug, Role.SCOREKEEPER)
-    first, second = _pair(league, first_id, second_id)
-    form = SettleForm()
-    if not form.validate_on_submit():
-        abort(400)
-    unpaid = balance_queries.unpaid_between(
-        league.id, first.id, second.id, through=form.through.data
-    )
-    if (len(unpaid), balance_queries.owed_to(first.id, unpaid)) != (form.count.data, form.net.data):
-        flash(gettext("These games changed since the page was loaded; here they are now."), "error")
-        return _render_balance(league, first, second), 409
-    try:
-        league_service.mark_games_paid(league.id, {game.id: game.version for game in unpaid})
-    except ServiceError as error:
-        flash(error.message, "error")
-        return _render_balance(league, first, second), 409
-    flash(ngettext("Marked %(num)s game paid.", "Marked %(num)s games paid.", len(unpaid)))
-    return redirect(url_for(".owes", slug=slug))
-
-
-@bp.get("/leagues/<slug>/payments")
-def payments(slug: str) -> str:
-    """Every payment marked, latest first."""
-    league = league_or_404(slug)
-    page = balance_queries.payments(league.id, after=_id_arg("after"))
-    return render_template("league/payments.html", league=league, page=page)

@@ -1,17 +1,23 @@
 """Who owes whom: each pair's unpaid balance, the games behind it, and the payments made,
-read from the pair records of :mod:`.stats`."""
+read from the pair records of Mille's games (:mod:`..records.totals`), and the other games'
+unpaid settlements added up per pair."""
 
+from collections import defaultdict
 from dataclasses import dataclass
 from typing import Final
 
-from sqlalchemy import and_, bindparam, or_, select, tuple_
+from sqlalchemy import and_, bindparam, func, or_, select, tuple_
 from sqlalchemy.orm import aliased, joinedload
 
+from scorekeeper.engine.settle_up import fewest_payments
 from scorekeeper.league.queries import PAGE_SIZE, GameFilters, seat_conditions
 from scorekeeper.models import (
     FINISHED,
+    MILLE,
     AuditEvent,
     Game,
+    GameSeat,
+    Movement,
     PairRecord,
     Player,
     User,
@@ -161,3 +167,67 @@ def payments(league_id: int, *, after: int | None = None, limit: int = PAGE_SIZE
         for game, username, event, imported_by in rows[:limit]
     ]
     return PaymentPage(found, found[-1].game.id if len(rows) > limit else None)
+
+
+@dataclass(frozen=True)
+class Debt:
+    """What one player owes another over the unpaid games of the other kinds than Mille:
+    each game's own settlement (its fewest payments), added up and netted per pair."""
+
+    debtor: Player
+    creditor: Player
+    amount: int
+    games: int
+
+
+def other_games_debts(league_id: int) -> list[Debt]:
+    """Who owes whom over the unpaid finished games of kinds other than Mille, largest
+    first: a pair's payments in each game's settlement, netted. Three reads, whatever the
+    league's size (the unpaid games are few)."""
+    balances = _unpaid_balances(league_id)
+    seats = db.session.execute(
+        select(GameSeat.game_id, GameSeat.seat, Player)
+        .join(Player, Player.id == GameSeat.player_id)
+        .where(GameSeat.game_id.in_(list(balances)))
+    )
+    players = {(game_id, seat): player for game_id, seat, player in seats}
+    owed: dict[tuple[Player, Player], int] = defaultdict(int)
+    games: dict[tuple[Player, Player], set[int]] = defaultdict(set)
+    for game_id, by_seat in balances.items():
+        order = sorted(by_seat)
+        for transfer in fewest_payments([by_seat[seat] for seat in order]):
+            payer = players[game_id, order[transfer.payer]]
+            payee = players[game_id, order[transfer.payee]]
+            pair = (payer, payee) if payer.id < payee.id else (payee, payer)
+            owed[pair] += transfer.amount if pair[0] is payer else -transfer.amount
+            games[pair].add(game_id)
+    debts = [
+        Debt(a, b, amount, len(games[a, b]))
+        if amount >= 0
+        else Debt(b, a, -amount, len(games[a, b]))
+        for (a, b), amount in owed.items()
+    ]
+    return sorted(debts, key=lambda d: (-d.amount, d.debtor.name_key, d.creditor.name_key))
+
+
+def _unpaid_balances(league_id: int) -> dict[int, dict[int, int]]:
+    """Each unpaid finished game of another kind than Mille: each seat's balance, from the
+    sums of its ledger."""
+    unpaid = select(Game.id).where(
+        Game.league_id == league_id,
+        Game.kind != MILLE,
+        Game.status == FINISHED,
+        Game.paid_at.is_(None),
+        Game.abandoned_at.is_(None),
+    )
+    balances: dict[int, dict[int, int]] = defaultdict(lambda: defaultdict(int))
+    for column, sign in ((Movement.payee_seat, 1), (Movement.payer_seat, -1)):
+        sums = db.session.execute(
+            select(Movement.game_id, column, func.sum(Movement.amount))
+            .where(Movement.game_id.in_(unpaid), column.is_not(None))
+            .group_by(Movement.game_id, column)
+        )
+        for game_id, seat, amount in sums:
+            if seat is not None:  # the pool's side of a payment is nobody's
+                balances[game_id][seat] += sign * int(amount)
+    return balances

@@ -1,4 +1,4 @@
-"""The league pages' forms: players, seasons, imports, and settling up between two players."""
+"""The league pages' forms: players, seasons, imports, and settling up (two players, a night)."""
 
 from flask_wtf.file import FileField, FileRequired
 from wtforms import (
@@ -133,6 +133,20 @@ class SettleForm(Form):
     count = IntegerField(widget=HiddenInput(), validators=[InputRequired(), NumberRange(1)])
     net = IntegerField(widget=HiddenInput(), validators=[InputRequired()])
     submit = SubmitField(_l("Mark paid"))
+
+
+class TickForm(Form):
+    """One payment of a night ticked as made: who paid whom (the night's games are the
+    page's ``games``)."""
+
+    payer = IntegerField(widget=HiddenInput(), validators=[InputRequired(), NumberRange(1, MAX_ID)])
+    payee = IntegerField(widget=HiddenInput(), validators=[InputRequired(), NumberRange(1, MAX_ID)])
+
+
+class SettleNightForm(Form):
+    """Every game of a night marked paid at once: asked first (``confirmed`` once it was)."""
+
+    confirmed = BooleanField(widget=HiddenInput())
 
 
 class LeagueDefaultsForm(RulesForm):

@@ -22,6 +22,7 @@ from typing import Final
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from sqlalchemy import func, select
+from sqlalchemy.orm import selectinload
 
 from scorekeeper.accounts.permissions import current_actor
 from scorekeeper.database import writing
@@ -110,7 +111,8 @@ def unpaid_games(league: League, *, since: datetime | None = None) -> list[Game]
     )
     if since is not None:
         query = query.where(Game.finished_at >= since)
-    return list(db.session.scalars(query.order_by(Game.finished_at.desc(), Game.id.desc())))
+    ordered = query.order_by(Game.finished_at.desc(), Game.id.desc())
+    return list(db.session.scalars(ordered.options(selectinload(Game.seats))))
 
 
 def chosen_games(league: League, ids: Sequence[int]) -> list[Game]:

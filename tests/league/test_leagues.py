@@ -651,7 +651,7 @@ def test_league_pages_use_no_inline_script_or_style(app, table, small_league):
 
 # Every route of the league pages, for everyone who might knock -----------------------------
 
-READ, SCOREKEEPER, ADMIN = None, 2, 3
+READ, VIEWER, SCOREKEEPER, ADMIN = None, 1, 2, 3
 #: (method, path, role needed); {ana} and {ben} are players of the league, {season} a season.
 LEAGUE_ROUTES = [
     ("GET", "/leagues/{slug}", READ),
@@ -667,6 +667,9 @@ LEAGUE_ROUTES = [
     ("GET", "/leagues/{slug}/owes/{ben}/{ana}", READ),
     ("POST", "/leagues/{slug}/owes/{ben}/{ana}", SCOREKEEPER),
     ("GET", "/leagues/{slug}/payments", READ),
+    ("GET", "/leagues/{slug}/settle-up", VIEWER),
+    ("POST", "/leagues/{slug}/settle-up/paid", SCOREKEEPER),
+    ("POST", "/leagues/{slug}/settle-up/settled", SCOREKEEPER),
     ("GET", "/leagues/{slug}/export.csv", READ),
     ("GET", "/leagues/{slug}/export.json", READ),
     ("GET", "/leagues/{slug}/seasons", ADMIN),

@@ -182,9 +182,11 @@ class Debt:
 
 def other_games_debts(league_id: int) -> list[Debt]:
     """Who owes whom over the unpaid finished games of kinds other than Mille, largest
-    first: a pair's payments in each game's settlement, netted. Three reads, whatever the
-    league's size (the unpaid games are few)."""
+    first: a pair's payments in each game's settlement, netted. One read when there are none,
+    two when there are, whatever the league's size (the unpaid games are few)."""
     balances = _unpaid_balances(league_id)
+    if not balances:
+        return []
     seats = db.session.execute(
         select(GameSeat.game_id, GameSeat.seat, Player)
         .join(Player, Player.id == GameSeat.player_id)
@@ -221,13 +223,16 @@ def _unpaid_balances(league_id: int) -> dict[int, dict[int, int]]:
         Game.abandoned_at.is_(None),
     )
     balances: dict[int, dict[int, int]] = defaultdict(lambda: defaultdict(int))
-    for column, sign in ((Movement.payee_seat, 1), (Movement.payer_seat, -1)):
-        sums = db.session.execute(
-            select(Movement.game_id, column, func.sum(Movement.amount))
-            .where(Movement.game_id.in_(unpaid), column.is_not(None))
-            .group_by(Movement.game_id, column)
+    sums = db.session.execute(
+        select(
+            Movement.game_id, Movement.payer_seat, Movement.payee_seat, func.sum(Movement.amount)
         )
-        for game_id, seat, amount in sums:
-            if seat is not None:  # the pool's side of a payment is nobody's
-                balances[game_id][seat] += sign * int(amount)
+        .where(Movement.game_id.in_(unpaid))
+        .group_by(Movement.game_id, Movement.payer_seat, Movement.payee_seat)
+    )
+    for game_id, payer, payee, amount in sums:  # the pool's side is nobody's
+        if payer is not None:
+            balances[game_id][payer] -= int(amount)
+        if payee is not None:
+            balances[game_id][payee] += int(amount)
     return balances

@@ -25,8 +25,9 @@ from scorekeeper.accounts.permissions import (
     scorekeeping_leagues,
 )
 from scorekeeper.engine import Preset
+from scorekeeper.engine.games import kind_named
 from scorekeeper.errors import Conflict, ServiceError
-from scorekeeper.league import queries
+from scorekeeper.league import kind_standings, queries
 from scorekeeper.league import seasons as season_service
 from scorekeeper.league import service as league_service
 from scorekeeper.league import standings as standing_queries
@@ -34,7 +35,7 @@ from scorekeeper.league import tonight as tonight_service
 from scorekeeper.league.arguments import id_arg, player_of
 from scorekeeper.league.charts import trend_chart
 from scorekeeper.league.forms import PlayerForm, StartRoundForm
-from scorekeeper.models import FINISHED, IN_PROGRESS, League, Player, Role, Season
+from scorekeeper.models import FINISHED, IN_PROGRESS, MILLE, League, Player, Role, Season
 from scorekeeper.records import chances, skill
 from scorekeeper.records import players as player_service
 from scorekeeper.records.leagues import ensure_default_league
@@ -138,8 +139,20 @@ def index() -> str:
 
 @bp.get("/leagues/<slug>")
 def home(slug: str) -> str:
-    """Standings, sortable by any column, for all time or a season; the newest games."""
+    """Standings, sortable by any column, for all time or a season; the newest games. With
+    ``?game=``, the standings of another game the league has played."""
     league = league_or_404(slug)
+    played = kind_standings.games_played(league.id)
+    game = request.args.get("game", MILLE)
+    if game != MILLE and game in played:
+        return render_template(
+            "league/kind_home.html",
+            league=league,
+            game=game,
+            played=played,
+            standings=kind_standings.kind_standings(league.id, game),
+            by_games=kind_named(game).ends_itself,
+        )
     season = _season(league)
     sort = request.args.get("sort", standing_queries.DEFAULT_SORT)
     if sort not in standing_queries.SORTS:
@@ -154,6 +167,7 @@ def home(slug: str) -> str:
         sort=sort,
         descending=descending,
         newest=queries.archive(league.id, limit=10).games,
+        played=played,
     )
 
 
@@ -272,6 +286,7 @@ def _render_player(league: League, found: Player, form: PaymentHandleForm | None
             gettext("Rating"),
         ),
         recent=queries.archive(league.id, queries.GameFilters(player=found.id), limit=10).games,
+        other_games=kind_standings.player_records(found),
         handle=handle_of(found) if member else None,
         handle_form=form,
         handle_changes=handle_changes(found, names.former if names else None) if admin else None,
@@ -303,6 +318,9 @@ def head_to_head(slug: str) -> str:
         second=second,
         record=record,
         page=page,
+        together=kind_standings.together(first.id, second.id)
+        if record and first and second
+        else [],
     )
 
 

@@ -130,3 +130,30 @@ def test_the_standings_are_the_games_own_balances_added_up(api, app):
     assert [row["net"] for row in rows] == sorted(
         (row["net"] for row in rows), key=lambda net: -float(net)
     )
+
+
+def test_the_league_pages_show_each_game(api, app, auth):
+    """The standings' picker, a game's standings, a player's record in each game and two
+    players' games at the same table (issue 37)."""
+    knock_sittings(api)
+    client = auth.member("viewer")
+    home = client.get("/leagues/our-table").get_data(as_text=True)
+    assert "?game=knock-rummy" in home
+    page = client.get("/leagues/our-table?game=knock-rummy").get_data(as_text=True)
+    rows = api.get("/api/v1/leagues/our-table/standings?game=knock-rummy").get_json()
+    assert "Standings of Knock Rummy, all time" in page
+    order = [page.index(f">{row['player']}</a>") for row in rows]
+    assert order == sorted(order)
+    with app.app_context():
+        from scorekeeper.records.leagues import league_by_slug
+        from scorekeeper.records.players import find_player
+
+        league = league_by_slug("our-table")
+        ana, ben = find_player(league.id, "Ana").id, find_player(league.id, "Ben").id
+        db.session.remove()
+    player = client.get(f"/leagues/our-table/players/{ana}").get_data(as_text=True)
+    assert "In the other games" in player
+    assert "Knock Rummy" in player
+    pair = client.get(f"/leagues/our-table/head-to-head?a={ana}&b={ben}").get_data(as_text=True)
+    assert "At the same table in the other games" in pair
+    assert "2 games together" in pair  # tables 1 and 4 seat both of them

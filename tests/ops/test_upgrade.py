@@ -166,8 +166,14 @@ CHANGED_ON_PURPOSE = {
     # as before) and offers each game's players, stakes and options.
     "new-game": "a game is picked",
     "new-game-errors": "a game is picked",
-    # Issue 37: a league chooses the currency its amounts are written in.
+    # Issue 37: a league chooses the currency its amounts are written in; an admin renames
+    # and merges players (from a player's page and the players' page); who owes whom leads
+    # to settling up a night in the fewest payments.
     "settings": "a league's currency",
+    "player": "rename or merge a player",
+    "player-chloe": "rename or merge a player",
+    "players": "names changed",
+    "owes": "settle up a night",
 }
 
 

@@ -168,6 +168,8 @@ CHANGED_ON_PURPOSE = {
     "new-game-errors": "a game is picked",
     # Issue 37: a league chooses the currency its amounts are written in.
     "settings": "a league's currency",
+    # Issue 37: Tonight asks which game, and ticks who is here tonight (issue 38, point 10).
+    "tonight": "a game is picked",
 }
 
 

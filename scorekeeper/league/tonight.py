@@ -50,6 +50,7 @@ from scorekeeper.models import (
 )
 from scorekeeper.table import starting
 from scorekeeper.web.game_words import game_name
+from scorekeeper.web.messages import problem_message
 from scorekeeper.web.translation import gettext
 
 #: The most players a Tonight page pairs at once (its checkboxes, read from a form).
@@ -396,5 +397,5 @@ def start_tables(
 
     try:
         return _start_once(league, token, start)
-    except Refused as refused:  # the page checked the setup: only a forged one gets here
-        raise ServiceError(str(refused), field="setup") from None
+    except Refused as refused:  # the page checks the setup first: kept for safety
+        raise ServiceError(problem_message(refused.problems[0]), field="setup") from None

@@ -175,10 +175,24 @@ def test_gamblers_rummy_seats_fours_and_the_rest_sit_out_in_turn(app, table):
     assert [len(players) for _, players, _ in tables_started(app)] == [4] * 6
 
 
+def test_every_stake_of_the_last_game_is_said(app, table):
+    ids = add_players(app, NINE[:5])
+    remember(app, "spoil-five", {}, {"ante": 25, "dealer": 10, "maximum": None})
+    text = seat(table.client, "spoil-five", ids).get_data(as_text=True)
+    assert (
+        "last game of Spoil Five: Ante (each player, when a pool starts): $0.25 · "
+        "Dealer's stake (the other deals): $0.10 · Change"
+    ) in text_of(text).replace("&#39;", "'")
+
+
 def test_scotch_whist_in_partnerships_seats_four_six_or_eight(app, table):
     ids = add_players(app, [*NINE, "Jo"])
     remember(app, "scotch-whist", {"target": 21, "partnerships": True}, {"game": 200})
     text = seat(table.client, "scotch-whist", ids).get_data(as_text=True)
+    assert (
+        "last game of Scotch Whist: Per game (each loser pays): $2.00 · Target: 21 · "
+        "Play in partnerships (partners sit opposite) · Change"
+    ) in text_of(text)
     assert "Table 1 (6 players)" in text_of(text)
     assert "Table 2 (4 players)" in text_of(text)
     assert start(table.client, text).status_code == 302

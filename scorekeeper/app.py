@@ -17,7 +17,7 @@ from scorekeeper import api, database
 from scorekeeper.accounts import views as accounts_views
 from scorekeeper.accounts.permissions import acting_user, keeps_score_anywhere, may
 from scorekeeper.extensions import babel, compress, csrf, login_manager
-from scorekeeper.league import money_views, name_views
+from scorekeeper.league import money_views, name_views, tonight_views
 from scorekeeper.league import settings as league_settings
 from scorekeeper.league import views as league_views
 from scorekeeper.league.transfer import views as transfer_views
@@ -190,6 +190,7 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(league_views.bp)
     app.register_blueprint(name_views.bp)
     app.register_blueprint(money_views.bp)
+    app.register_blueprint(tonight_views.bp)
     app.register_blueprint(transfer_views.bp)
     app.register_blueprint(i18n.bp)
     app.register_blueprint(offline.bp)

@@ -1,7 +1,6 @@
 """The league: standings, players, head-to-head, every past game, who owes whom, seasons,
-export and import."""
+export and import (Tonight's page is :mod:`.tonight_views`)."""
 
-import uuid
 from typing import Any
 
 from flask import (
@@ -26,18 +25,17 @@ from scorekeeper.accounts.permissions import (
 )
 from scorekeeper.engine import Preset
 from scorekeeper.engine.games import kind_named
-from scorekeeper.errors import Conflict, ServiceError
+from scorekeeper.errors import ServiceError
 from scorekeeper.league import kind_standings, queries
 from scorekeeper.league import seasons as season_service
 from scorekeeper.league import service as league_service
 from scorekeeper.league import standings as standing_queries
-from scorekeeper.league import tonight as tonight_service
 from scorekeeper.league.arguments import id_arg, player_of
 from scorekeeper.league.charts import trend_chart
-from scorekeeper.league.forms import PlayerForm, StartRoundForm
+from scorekeeper.league.forms import PlayerForm
 from scorekeeper.models import FINISHED, IN_PROGRESS, MILLE, League, Player, Role, Season
-from scorekeeper.records import chances, skill
 from scorekeeper.records import players as player_service
+from scorekeeper.records import skill
 from scorekeeper.records.leagues import ensure_default_league
 from scorekeeper.records.payment_handles import (
     handle_changes,
@@ -49,7 +47,7 @@ from scorekeeper.table import audit
 from scorekeeper.table.forms import PaymentHandleForm
 from scorekeeper.web import messages
 from scorekeeper.web.formatting import currency_of, money, use_currency
-from scorekeeper.web.translation import gettext, ngettext
+from scorekeeper.web.translation import gettext
 
 bp = Blueprint("leagues", __name__)
 
@@ -169,71 +167,6 @@ def home(slug: str) -> str:
         newest=queries.archive(league.id, limit=10).games,
         played=played,
     )
-
-
-def _ids(values: list[str]) -> list[int]:
-    """Row ids from a form's repeated field: what is not a possible id is left out."""
-    ids = []
-    for value in values[: tonight_service.MAX_PLAYERS_HERE]:
-        if value.isdecimal() and 0 < int(value) <= queries.MAX_ID:
-            ids.append(int(value))
-    return ids
-
-
-def _start_round(league: League, here: list[Player]) -> Response | tuple[int, str | None]:
-    """Start the round's games, then show them; or why not (a status and the problem)."""
-    form = StartRoundForm()
-    if not form.validate_on_submit():
-        abort(400)
-    try:
-        started = tonight_service.start_round(
-            league, here, form.signature.data or "", form.token.data or ""
-        )
-    except Conflict as error:
-        flash(error.message, "error")
-        return 409, None
-    except ServiceError as error:
-        return 422, error.message
-    if started:
-        flash(ngettext("%(num)s game started.", "%(num)s games started.", started))
-    here_ids = [player.id for player in here]
-    return redirect(url_for(".tonight", slug=league.slug, here=here_ids, _anchor="in-progress"))
-
-
-@bp.route("/leagues/<slug>/tonight", methods=["GET", "POST"])
-def tonight(slug: str) -> str | Response | tuple[str, int]:
-    """Tick who is here; the pairings of the next round; one tap starts all its games."""
-    league = league_or_404(slug, Role.SCOREKEEPER)
-    asked = request.form if request.method == "POST" else request.args
-    here = tonight_service.players_here(league.id, _ids(asked.getlist("here")))
-    status, problem = 200, None
-    if request.method == "POST":
-        started = _start_round(league, here)
-        if isinstance(started, Response):
-            return started
-        status, problem = started
-    plan = None
-    if "pair" in asked or request.method == "POST":
-        try:
-            plan = tonight_service.plan_round(league.id, here)
-        except ServiceError as error:
-            problem, status = error.message, 422
-    start = None
-    if plan is not None:
-        start = StartRoundForm(
-            formdata=None, data={"signature": plan.signature, "token": uuid.uuid4().hex}
-        )
-    return render_template(
-        "league/tonight.html",
-        league=league,
-        players=queries.players_of(league.id),
-        here={player.id for player in here},
-        plan=plan,
-        chances=chances.chances_of_pairs(plan.games) if plan is not None else [],
-        problem=problem,
-        start=start,
-        in_progress=league_service.games_of_leagues([league.id], status=IN_PROGRESS),
-    ), status
 
 
 @bp.get("/leagues/<slug>/players/<int:player_id>")

@@ -174,6 +174,8 @@ CHANGED_ON_PURPOSE = {
     "player-chloe": "rename or merge a player",
     "players": "names changed",
     "owes": "settle up a night",
+    # Issue 37: Tonight asks which game, and ticks who is here tonight (issue 38, point 10).
+    "tonight": "a game is picked",
 }
 
 

@@ -141,9 +141,8 @@ def record_deal(game_id: int) -> tuple[str, int] | Response:
     The game is loaded once, by the service that locks it (and asks here who may record
     in its league), and the page answering a script is built from what the service wrote
     and replayed (``Saved``). A form that isn't saved is shown on the game page, loaded
-    for it after the same check.
+    for it after the same check. A form without Mille's scores is another game's.
     """
-    # Mille's form always sends its scores; any other form is a deal of another game.
     if "score0" not in request.form and access.league_and_kind_of(game_id)[1] != MILLE:
         return kind_pages.record_deal(game_id)
     form = DealForm()

@@ -11,7 +11,7 @@ from scorekeeper.web.translation import lazy_gettext as _l
 class RummyForm(WentOutForm):
     kind = RUMMY.name
 
-    rummy = BooleanField(_l("Rummy: every card declared in one turn (all payments doubled)"))
+    rummy = BooleanField(_l("Rummy, all declared in one turn: payments doubled"))
 
     def entry(self) -> dict[str, object]:
         return {**super().entry(), "rummy": bool(self.rummy.data)}

@@ -17,8 +17,8 @@ SPOILT: Final = "spoilt"
 #: Each way a jink goes, by the engine's word for it.
 JINK_WORDS: Final = {
     "none": _l("No jink"),
-    "won": _l("Jinked and took all five"),
-    "failed": _l("Jinked and failed"),
+    "won": _l("Jink won: all five"),
+    "failed": _l("Jink failed"),
 }
 assert set(JINK_WORDS) == set(JINKS)
 

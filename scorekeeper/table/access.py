@@ -33,7 +33,7 @@ from sqlalchemy import bindparam, select
 from sqlalchemy.orm import joinedload
 
 from scorekeeper.accounts.permissions import acting_user, role_in
-from scorekeeper.models import MAX_ID, Game, League, Role, SeatLink, db
+from scorekeeper.models import MAX_ID, MILLE, Game, League, Role, SeatLink, db
 from scorekeeper.table import seats
 from scorekeeper.web.formatting import use_time_zone
 
@@ -41,7 +41,9 @@ from scorekeeper.web.formatting import use_time_zone
 READ: Final = None
 
 #: A game with what every game page shows, the league, both players and the deals: one
-#: query, not four, built once.
+#: query, not four, built once. Only Mille's deals come joined: another game's page reads
+#: its deals as plain entries (``kind_service.entries_of``), so a sitting of 200 deals is
+#: not 200 rows of the game, its league and its players.
 GAME_PAGE: Final = (
     select(Game)
     .where(Game.id == bindparam("game_id"))
@@ -49,7 +51,7 @@ GAME_PAGE: Final = (
         joinedload(Game.league),
         joinedload(Game.player0),
         joinedload(Game.player1),
-        joinedload(Game.deals),
+        joinedload(Game.deals.and_(Game.kind == MILLE)),
     )
 )
 
@@ -120,6 +122,8 @@ def game(game_id: int, need: Role | None = READ, *, api: bool = False) -> Game:
         found = db.session.scalars(GAME_PAGE, {"game_id": game_id}).unique().one_or_none()
     check(found.league if found else None, need, api=api)
     assert found is not None
+    if not found.is_mille:
+        db.session.expire(found, ["deals"])  # not none: read when asked for
     return found
 
 

@@ -16,16 +16,21 @@ from werkzeug.wrappers import Response
 from scorekeeper.accounts.permissions import may, role_in
 from scorekeeper.engine.games import Sitting
 from scorekeeper.errors import Conflict, NotFound, StaleVersion
-from scorekeeper.models import AuditAction, Game, Role
+from scorekeeper.models import AuditAction, AuditEvent, Game, Role
 from scorekeeper.table import access, audit, closing, kind_service, seats
 from scorekeeper.table.change_forms import RematchForm
 from scorekeeper.table.deal_forms import KindDealForm, form_of, partial_of
-from scorekeeper.table.shown_sitting import ShownSitting
+from scorekeeper.table.kind_card import Card, card_of
+from scorekeeper.table.shown_sitting import CARD_SHOWN, ShownSitting
 from scorekeeper.web.translation import gettext
 
 #: Why a deal was not saved, as the page answering it says to a script (``X-Refusal``, as
 #: Mille's page says it), and the status it is answered with.
 REFUSALS: Final = {"invalid": 422, "confirm": 200, "stale": 409, "conflict": 409}
+#: The changes the page lists in its history, newest first, unless it is asked for all
+#: (``?history=all``): a sitting of 200 deals has 200 "Deal N recorded.", and its card
+#: says each deal already.
+HISTORY_SHOWN: Final = 15
 
 
 def deal_form(game: Game, sitting: Sitting | None = None, formdata: object = None) -> KindDealForm:
@@ -49,17 +54,17 @@ def render(
 ) -> tuple[str, int]:
     """The game page; its card from ``sitting`` (the replay of the change just made) when
     given, else replayed from the deals. ``form``: the deal as typed and not saved."""
-    if sitting is None:
-        sitting = kind_service.sitting_of(game)
+    every_deal = request.args.get("deals") == "all"
+    card = _card(game, sitting, every_deal)
     can_score = may(game.league, Role.SCOREKEEPER)
     if form is None and can_score and game.takes_deals:
-        form = deal_form(game, sitting)
+        form = deal_form(game, card.sitting)
     if form is not None:
         form.version.data = str(game.version)
     page = render_template(
         "table/kind_game.html",
         game=game,
-        shown=ShownSitting.of(game, sitting),
+        shown=ShownSitting.of(game, card, every_deal=every_deal),
         partial=partial_of(game.kind),
         ends_itself=kind_service.kind_of(game).ends_itself,
         form=form,
@@ -69,13 +74,31 @@ def render(
         can_score=can_score,
         can_admin=may(game.league, Role.ADMIN),
         rematch=RematchForm(formdata=None)
-        if can_score and sitting.finished and not game.abandoned
+        if can_score and card.sitting.finished and not game.abandoned
         else None,
-        history=audit.history(game.id) if role_in(game.league) is not None else None,
+        history=_history(game),
+        history_shown=HISTORY_SHOWN,
         abandoned_by=closing.abandoner(game),
         etag=seats.etag(game.version, game.agreement_count),
     )
     return page, status
+
+
+def _card(game: Game, sitting: Sitting | None, every_deal: bool) -> Card:
+    """The card from the change's replay, else read: its newest deals, or every one (a
+    finished game's settlement says how every deal made each balance)."""
+    if sitting is not None:
+        return Card.newest_of(sitting, None)
+    return card_of(game, None if every_deal or game.finished else CARD_SHOWN)
+
+
+def _history(game: Game) -> list[AuditEvent] | None:
+    """The changes the page lists (one more than it shows, so it knows there are more);
+    None for someone outside the league."""
+    if role_in(game.league) is None:
+        return None
+    everything = request.args.get("history") == "all"
+    return audit.history(game.id, latest=None if everything else HISTORY_SHOWN + 1)
 
 
 def _play(game_id: int) -> str:

@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
-from sqlalchemy import Table, delete, insert, or_
+from sqlalchemy import Table, delete, insert, or_, select
 
 from scorekeeper.database import writing
 from scorekeeper.engine.game import DealAfterEnd
@@ -47,6 +47,15 @@ def setup_of(game: Game) -> Setup:
     return Setup(
         players=len(game.seats), rules=stored.get("rules", {}), stakes=stored.get("stakes", {})
     )
+
+
+def entries_of(game: Game) -> list[Entry]:
+    """The game's deals as its kind keeps them, in order: one statement of plain rows, for a
+    page that reads them (a write loads the deals with the locked game)."""
+    found = db.session.scalars(
+        select(Deal.entry).where(Deal.game_id == game.id).order_by(Deal.number)
+    )
+    return [entry or {} for entry in found]
 
 
 def sitting_of(

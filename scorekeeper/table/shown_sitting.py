@@ -12,22 +12,31 @@ total per deal; every other one each player's running balance in money.
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
+from typing import Final
 
 from scorekeeper.engine.games import Line, Payment, Sitting
 from scorekeeper.models import Game
+from scorekeeper.table.kind_card import Card
 from scorekeeper.web.formatting import money, number, signed, signed_money
-from scorekeeper.web.payment_words import paid_words, pays_words
+from scorekeeper.web.payment_words import Written, paid_words, pays_words
 from scorekeeper.web.translation import gettext
+
+#: The deals the card shows in full unless it is asked for every one: the newest, those a
+#: table looks back at and fixes. The card of a long sitting costs the same to draw as a
+#: short one's, and its balances after the last deal are on it whole.
+CARD_SHOWN: Final = 12
 
 
 @dataclass(frozen=True)
 class Cell:
-    """One column of a deal's row: what the deal changed (a score, or money won or lost),
-    what it left (a total, a balance), and whether that is a gain or a loss."""
+    """One column of a deal's row: what it left (a total, a balance), the deal's own score
+    (a game kept in points; its money is said in words), and how the deal went for it
+    (``gain``, ``loss``, and ``winner`` for the seat it paid: CSS classes)."""
 
-    change: str
     standing: str
-    sign: int
+    change: str = ""
+    mark: str = ""
 
 
 @dataclass(frozen=True)
@@ -73,6 +82,8 @@ class ShownSitting:
     game: Game
     sitting: Sitting
     names: list[str]
+    #: The deals not drawn on the card (the oldest), unless every one is asked for.
+    hidden: int
     #: The card's columns: each side's players' names (a seat each, or pairs).
     columns: list[str]
     #: Whether the card's columns are points toward a target (else money).
@@ -85,22 +96,33 @@ class ShownSitting:
     settling: list[Settling]
     #: What moved when the sitting ended (the pool given back), in sentences.
     closing: list[str]
+    #: How many deals the game has.
+    deals: int
 
     @classmethod
-    def of(cls, game: Game, sitting: Sitting) -> "ShownSitting":
+    def of(cls, game: Game, card: Card, *, every_deal: bool = False) -> "ShownSitting":
+        """The game as ``card`` says it; its newest :data:`CARD_SHOWN` deals drawn, or
+        ``every_deal`` it holds."""
+        sitting = card.sitting
         names = [player.name for player in game.seated]
+        skipped = 0 if every_deal else max(0, len(sitting.lines) - CARD_SHOWN)
+        hidden = card.deals - len(sitting.lines) + skipped
         in_points = sitting.totals is not None
         columns = [" & ".join(names[seat] for seat in side) for side in sitting.sides]
         target = sitting.setup.rules.get("target")
+        # The same amounts come back deal after deal: each is written once per page.
+        written: Written = cache(money)
         return cls(
             game=game,
             sitting=sitting,
             names=names,
+            hidden=hidden,
             columns=columns,
             in_points=in_points,
-            rows=[_row(line, names, in_points) for line in sitting.lines],
+            rows=[_row(line, names, in_points, written) for line in sitting.lines[skipped:]],
             standings=_standings(sitting, names, columns),
             pool=None if sitting.pool is None else money(sitting.pool),
+            deals=card.deals,
             next_dealer=names[sitting.next_dealer],
             target=target if isinstance(target, int) and not isinstance(target, bool) else None,
             settling=_settling(sitting, names, paid=game.locked),
@@ -111,32 +133,33 @@ class ShownSitting:
     def finished(self) -> bool:
         return self.sitting.finished
 
-    @property
-    def deals(self) -> int:
-        return len(self.sitting.lines)
 
-
-def _row(line: Line, names: Sequence[str], in_points: bool) -> Row:
+def _row(line: Line, names: Sequence[str], in_points: bool, written: Written) -> Row:
     if in_points:
         assert line.scores is not None
         assert line.totals is not None
         cells = [
-            Cell(signed(score), number(total), score)
+            Cell(number(total), signed(score))
             for score, total in zip(line.scores, line.totals, strict=True)
         ]
     else:
         changes = _changes(line.payments, len(names))
         cells = [
-            Cell(signed_money(change) if change else "", money(balance), change)
-            for change, balance in zip(changes, line.balances, strict=True)
+            Cell(written(balance), mark=_mark(change, seat == line.winner))
+            for seat, (change, balance) in enumerate(zip(changes, line.balances, strict=True))
         ]
     return Row(
         line=line,
         dealer=names[line.dealer],
-        paid=paid_words(line.payments, names, money),
+        paid=paid_words(line.payments, names, written),
         cells=cells,
-        pool=None if line.pool is None else money(line.pool),
+        pool=None if line.pool is None else written(line.pool),
     )
+
+
+def _mark(change: int, winner: bool) -> str:
+    sign = "gain" if change > 0 else "loss" if change < 0 else ""
+    return f"{sign} winner" if winner else sign
 
 
 def _changes(payments: Sequence[Payment], seats: int) -> list[int]:
@@ -196,16 +219,11 @@ def _made_of(sitting: Sitting, seats: int) -> list[list[str]]:
     """For each seat, every deal that moved its balance and by how much ("deal 3: −$1.00"),
     then what the end of the sitting gave back."""
     made: list[list[str]] = [[] for _ in range(seats)]
+    deal = gettext("deal %(number)s: %(amount)s")  # worded once, filled in for each deal
     for line in sitting.lines:
         for seat, change in enumerate(_changes(line.payments, seats)):
             if change:
-                made[seat].append(
-                    gettext(
-                        "deal %(number)s: %(amount)s",
-                        number=line.number,
-                        amount=signed_money(change),
-                    )
-                )
+                made[seat].append(deal % {"number": line.number, "amount": signed_money(change)})
     for seat, change in enumerate(_changes(sitting.closing, seats)):
         if change:
             made[seat].append(

@@ -7,7 +7,7 @@ import re
 
 from scorekeeper.models import Game, db
 
-from .kind_helpers import GAMES, NAMES, as_api, post_deal, start, words
+from .kind_helpers import GAMES, NAMES, as_api, post_deal, standings, start, words
 
 
 def version_of(page: str) -> str:
@@ -151,3 +151,56 @@ def test_a_viewer_reads_the_card_and_gets_no_form(app, auth, table):
     assert "/deals/1" not in page  # no Fix
     assert "Ana went out. Rummy: every payment doubled." in words(page)
     assert as_api("−$0.35") == "-0.35"
+
+
+def _running(answer: dict) -> list[list[str]]:
+    """Each seat's balance after every deal, added up from the API's payments."""
+    balances, after = [0] * len(answer["players"]), []
+    for deal in answer["deals"]:
+        for payment in deal["payments"]:
+            cents = round(float(payment["amount"]) * 100)
+            if payment["from"] is not None:
+                balances[payment["from"]] -= cents
+            if payment["to"] is not None:
+                balances[payment["to"]] += cents
+        after.append(
+            [f"{'-' if b < 0 else ''}{abs(b) // 100}.{abs(b) % 100:02d}" for b in balances]
+        )
+    return after
+
+
+def test_a_long_sitting_shows_its_newest_deals_with_the_apis_balances(table, app, api):
+    """The card of a long sitting is read from its ledger: its newest deals, and balances
+    and a pool carried over from the deals before them, exactly as the API replays them."""
+    game_id = start(app, "spoil-five")
+    winners = ["spoilt", "1", "spoilt", "spoilt", "3", "0", "spoilt", "2"] * 3
+    for number, winner in enumerate(winners[:23]):
+        jink = "won" if number % 7 == 5 else "failed" if number % 5 == 4 else "none"
+        post_deal(
+            table.client,
+            game_id,
+            {"winner": winner, "jink": jink if winner != "spoilt" else "none"},
+        )
+    page = table.page(game_id)
+    answer = api.get(f"/api/v1/games/{game_id}").get_json()
+    assert len(answer["deals"]) == 23
+    assert [as_api(amount) for amount in standings(page)] == answer["balances"]
+    assert f"In the pool: ${answer['pool']}" in words(page)
+    rows = re.findall(r'<tbody id="deal-(\d+)">.*?<tr class="numbers">(.*?)</tr>', page, re.S)
+    assert [int(number) for number, _cells in rows] == list(range(12, 24))  # the newest 12
+    running = _running(answer)
+    for number, cells in rows:
+        shown = [as_api(cell) for cell in re.findall(r'<span class="total">([^<]*)</span>', cells)]
+        assert shown == running[int(number) - 1], number
+    assert "Deals 1 to 11 are not shown here." in words(page)
+    every = table.client.get(f"/games/{game_id}?deals=all").get_data(as_text=True)
+    assert every.count('<tbody id="deal-') == 23
+    # Ended: the pool goes back, and the settlement is the API's.
+    table.client.post(f"/games/{game_id}/finish", data={"version": version_of(page)})
+    page = table.page(game_id)
+    answer = api.get(f"/api/v1/games/{game_id}").get_json()
+    assert [as_api(amount) for amount in standings(page)] == answer["balances"]
+    said = words(page)
+    for payment in answer["settlement"]["payments"]:
+        payer, payee = answer["players"][payment["from"]], answer["players"][payment["to"]]
+        assert f"{payer} pays {payee} ${payment['amount']}" in said

@@ -139,7 +139,7 @@ class KindDealForm(GameChangeForm):
     def chosen(self, field: RadioField) -> str | None:
         """The one value a choice sent (None unless exactly one: a radio sends one)."""
         sent = field.raw_data or []
-        return str(sent[0]) if len(sent) == 1 else None
+        return str(sent[0]) if len(sent) == 1 and sent[0] != "" else None  # "": a list's "—"
 
     def chosen_seat(self, field: RadioField, nobody: str | None = None) -> object:
         """The seat chosen as a number (the text sent, if it is none, for the engine to

@@ -4,7 +4,7 @@ from collections.abc import Mapping
 from typing import ClassVar, Final
 
 from flask_babel.speaklater import LazyString
-from wtforms import Field
+from wtforms import Field, SelectChoice
 
 from scorekeeper.engine.games import Entry
 from scorekeeper.engine.games.scotch_whist import HONOURS, SCOTCH_WHIST
@@ -48,7 +48,7 @@ class ScotchWhistForm(KindDealForm):
     def name_choices(self) -> None:
         names = self.side_names
         for name in HONOURS:
-            choices = [(str(side), names[side]) for side in range(len(names))]
+            choices = [SelectChoice(str(side), names[side]) for side in range(len(names))]
             self[f"honours_{name}"].choices = choices
 
     @property

@@ -41,9 +41,9 @@ from scorekeeper.web.formatting import use_time_zone
 READ: Final = None
 
 #: A game with what every game page shows, the league, both players and the deals: one
-#: query, not four, built once. Only Mille's deals come joined: another game's page reads
-#: its deals as plain entries (``kind_service.entries_of``), so a sitting of 200 deals is
-#: not 200 rows of the game, its league and its players.
+#: query, not four, built once. A game of Mille comes with its deals; any other game with
+#: its seats (up to twelve players), and its page reads its deals from its ledger
+#: (:mod:`.kind_card`): a sitting of 200 deals is not 200 rows of the game and its league.
 GAME_PAGE: Final = (
     select(Game)
     .where(Game.id == bindparam("game_id"))
@@ -52,6 +52,7 @@ GAME_PAGE: Final = (
         joinedload(Game.player0),
         joinedload(Game.player1),
         joinedload(Game.deals.and_(Game.kind == MILLE)),
+        joinedload(Game.seats.and_(Game.kind != MILLE)),
     )
 )
 
@@ -122,8 +123,8 @@ def game(game_id: int, need: Role | None = READ, *, api: bool = False) -> Game:
         found = db.session.scalars(GAME_PAGE, {"game_id": game_id}).unique().one_or_none()
     check(found.league if found else None, need, api=api)
     assert found is not None
-    if not found.is_mille:
-        db.session.expire(found, ["deals"])  # not none: read when asked for
+    # What was not joined is not none: it is read when asked for.
+    db.session.expire(found, ["seats"] if found.is_mille else ["deals"])
     return found
 
 

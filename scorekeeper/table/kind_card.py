@@ -12,12 +12,26 @@ replayed by its kind, which alone keeps its points. Either way the numbers are t
 engine's: the page shows what the API says (``tests/table`` compares them).
 """
 
+import json
 from dataclasses import dataclass, replace
 from typing import Final
 
-from sqlalchemy import bindparam, func, select
+from sqlalchemy import (
+    Integer,
+    String,
+    Text,
+    bindparam,
+    cast,
+    func,
+    literal,
+    null,
+    select,
+    text,
+    type_coerce,
+    union_all,
+)
 
-from scorekeeper.engine.games import Line, Payment, Reason, Sitting
+from scorekeeper.engine.games import Entry, Line, Payment, Reason, Sitting
 from scorekeeper.engine.games.ledger import dealer_of, moved
 from scorekeeper.engine.settle_up import fewest_payments
 from scorekeeper.models import Deal, Game, Movement, db
@@ -54,85 +68,68 @@ def _from_ledger(game: Game, newest: int) -> Card:
     first = max(1, count - newest + 1)  # the first deal shown
     # Where the game starts (no deal): its sides, and whether it keeps a pool (0) or not.
     start = kind_service.kind_of(game).replay(setup, game.first_dealer, (), ended=False)
-    balances, pool = _before(game, first, setup.players, start.pool)
-    paid, closing = _movements(game, first)
+    before, deals, closing = _ledger(game, first)
+    balances, pool = moved((0,) * setup.players, start.pool, before)
     lines = []
-    for number, entry, winner in _entries(game, first):
-        payments = paid.get(number, ())
+    for number, entry, winner, payments in deals:
         balances, pool = moved(balances, pool, payments)
         dealer = dealer_of(game.first_dealer, number, setup.players)
         lines.append(Line(number, dealer, entry, winner, payments, balances, pool, None, None))
     balances, pool = moved(balances, pool, closing)
-    finished = game.finished
     sitting = replace(
         start,
         lines=tuple(lines),
-        finished=finished,
+        finished=game.finished,
         closing=closing,
         balances=balances,
         pool=pool,
         next_dealer=dealer_of(game.first_dealer, count + 1, setup.players),
-        settlement=fewest_payments(balances) if finished else None,
+        settlement=fewest_payments(balances) if game.finished else None,
     )
     return Card(sitting, count)
 
 
-#: The statements of a card read from the ledger, built once (``game_id``, ``first``: the
-#: first deal shown).
-_ENTRIES: Final = (
-    select(Deal.number, Deal.entry, Deal.winner_seat)
-    .where(Deal.game_id == bindparam("game_id"), Deal.number >= bindparam("first"))
-    .order_by(Deal.number)
-)
-_MOVED: Final = select(
-    Movement.deal_number, Movement.payer_seat, Movement.payee_seat, Movement.amount, Movement.reason
-).where(Movement.game_id == bindparam("game_id"))
-#: The deals' from ``first`` on, and, once a sitting has ended, what its end moved.
-_MOVED_SINCE: Final = _MOVED.where(Movement.deal_number >= bindparam("first")).order_by(Movement.id)
-_MOVED_SINCE_AND_END: Final = _MOVED.where(
-    (Movement.deal_number >= bindparam("first")) | Movement.deal_number.is_(None)
-).order_by(Movement.id)
-_SUMS_BEFORE: Final = (
-    select(Movement.payer_seat, Movement.payee_seat, func.sum(Movement.amount))
+Dealt = tuple[int, Entry, int | None, tuple[Payment, ...]]
+
+#: A card's whole ledger read in one statement (``game_id``; ``first``, the first deal
+#: shown), three parts in order: (0) what each seat (or the pool) paid each other over the
+#: deals before ``first``, summed; (1) each deal from ``first`` on with its payments in the
+#: order the engine made them, a row a payment (a deal that paid nothing, a row of none),
+#: the deal's entry as its JSON text, read once a deal rather than once a row; (2) what the
+#: end of a sitting moved (a pool given back).
+_PAID = (Movement.payer_seat, Movement.payee_seat)
+_NONE = type_coerce(null(), Integer)
+_LEDGER: Final = union_all(
+    select(literal(0), _NONE, type_coerce(null(), Text), _NONE, *_PAID)
+    .add_columns(func.sum(Movement.amount), type_coerce(null(), String), _NONE)
     .where(Movement.game_id == bindparam("game_id"), Movement.deal_number < bindparam("first"))
-    .group_by(Movement.payer_seat, Movement.payee_seat)
-)
+    .group_by(*_PAID),
+    select(literal(1), Deal.number, cast(Deal.entry, Text), Deal.winner_seat, *_PAID)
+    .add_columns(Movement.amount, Movement.reason, Movement.id)
+    .outerjoin(Movement, (Movement.game_id == Deal.game_id) & (Movement.deal_number == Deal.number))
+    .where(Deal.game_id == bindparam("game_id"), Deal.number >= bindparam("first")),
+    select(literal(2), _NONE, type_coerce(null(), Text), _NONE, *_PAID)
+    .add_columns(Movement.amount, Movement.reason, Movement.id)
+    .where(Movement.game_id == bindparam("game_id"), Movement.deal_number.is_(None)),
+).order_by(text("1, 2, 9"))
 
 
-def _entries(game: Game, first: int) -> list[tuple[int, dict[str, object], int | None]]:
-    rows = db.session.execute(_ENTRIES, {"game_id": game.id, "first": first})
-    return [(number, entry or {}, winner) for number, entry, winner in rows]
-
-
-def _movements(
-    game: Game, first: int
-) -> tuple[dict[int, tuple[Payment, ...]], tuple[Payment, ...]]:
-    """The payments of each deal from ``first`` on, in the order the engine made them, and
-    those of the game's end (a pool given back)."""
-    moved_since = _MOVED_SINCE_AND_END if game.finished else _MOVED_SINCE
-    rows = db.session.execute(moved_since, {"game_id": game.id, "first": first})
-    by_deal: dict[int | None, list[Payment]] = {}
-    for number, payer, payee, amount, reason in rows:
-        by_deal.setdefault(number, []).append(Payment(payer, payee, amount, Reason(reason)))
-    closing = tuple(by_deal.pop(None, ()))
-    return {int(n): tuple(p) for n, p in by_deal.items() if n is not None}, closing
-
-
-def _before(
-    game: Game, first: int, seats: int, pool: int | None
-) -> tuple[tuple[int, ...], int | None]:
-    """Each seat's balance and the pool after the deals before ``first``: sums over their
-    movements, one statement."""
-    balances = [0] * seats
-    if first > 1:
-        sums = db.session.execute(_SUMS_BEFORE, {"game_id": game.id, "first": first})
-        for payer, payee, amount in sums:
-            if payer is None:
-                pool = (pool or 0) - int(amount)
-            else:
-                balances[payer] -= int(amount)
-            if payee is None:
-                pool = (pool or 0) + int(amount)
-            else:
-                balances[payee] += int(amount)
-    return tuple(balances), pool
+def _ledger(game: Game, first: int) -> tuple[tuple[Payment, ...], list[Dealt], tuple[Payment, ...]]:
+    """The payments before ``first`` (summed, each pair's as one), each deal from ``first``
+    on (its number, entry, winner and payments), and what the end moved."""
+    before: list[Payment] = []
+    deals: list[tuple[int, Entry, int | None, list[Payment]]] = []
+    closing: list[Payment] = []
+    rows = db.session.execute(_LEDGER, {"game_id": game.id, "first": first})
+    for part, number, entry, winner, payer, payee, amount, reason, _order in rows:
+        if part == 1 and (not deals or deals[-1][0] != number):
+            deals.append((number, json.loads(entry) if entry else {}, winner, []))
+        if amount is None:
+            continue  # a deal that paid nothing
+        if part == 0:  # a sum: why is not said, and not needed for a balance
+            before.append(Payment(payer, payee, int(amount), Reason.COUNT))
+        else:
+            paid = Payment(payer, payee, int(amount), Reason(reason))
+            (deals[-1][3] if part == 1 else closing).append(paid)
+    dealt = [(number, entry, winner, tuple(paid)) for number, entry, winner, paid in deals]
+    return tuple(before), dealt, tuple(closing)

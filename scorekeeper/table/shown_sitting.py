@@ -25,7 +25,7 @@ from scorekeeper.web.translation import gettext
 #: The deals the card shows in full unless it is asked for every one: the newest, those a
 #: table looks back at and fixes. The card of a long sitting costs the same to draw as a
 #: short one's, and its balances after the last deal are on it whole.
-CARD_SHOWN: Final = 12
+CARD_SHOWN: Final = 10
 
 
 @dataclass(frozen=True)

@@ -34,7 +34,7 @@ TARGETS = (
 DEALS: dict[str, tuple[int, dict[str, Any], dict[str, int], list[tuple[str, ...]]]] = {
     "knock-rummy": (6, {}, {"point": 10}, [
         ("tap", "label:has(#knocker-2)"),
-        *[("type", f"#counts_{seat}", str(count)) for seat, count in enumerate([9, 4, 3, 20, 7, 11])],
+        *[("type", f"#counts_{seat}", str(n)) for seat, n in enumerate([9, 4, 3, 20, 7, 11])],
     ]),
     "rummy": (6, {}, {"point": 5}, [
         ("tap", "label:has(#out-1)"),
@@ -74,7 +74,9 @@ DEALS: dict[str, tuple[int, dict[str, Any], dict[str, int], list[tuple[str, ...]
 def league_app(tmp_path: Path) -> Iterator[Any]:
     """The live server's database, through an app of its own: games are started as the
     API starts them (the new-game page of the other games is another issue's)."""
-    app = create_app({"SECRET_KEY": "x", "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path}/live.db"})
+    app = create_app(
+        {"SECRET_KEY": "x", "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path}/live.db"}
+    )
     yield app
     with app.app_context():
         db.engine.dispose()
@@ -83,7 +85,8 @@ def league_app(tmp_path: Path) -> Iterator[Any]:
 def start(app: Any, kind: str, players: int, rules: Any, stakes: Any) -> int:
     with app.app_context():
         league = league_by_slug("our-table")
-        game = starting.start_game_of(kind_named(kind), league.id, NAMES[:players], rules, stakes, 0)
+        names = NAMES[:players]
+        game = starting.start_game_of(kind_named(kind), league.id, names, rules, stakes, 0)
         db.session.remove()
     return game.id
 
@@ -162,13 +165,16 @@ def test_a_knock_rummy_sitting_counted_asked_ended_and_settled(browser, live_ser
     with league_app.test_request_context():
         game = db.session.get(Game, game_id)
         sitting = kind_service.sitting_of(game)
-        said = [f"{NAMES[t.payer]} pays {NAMES[t.payee]} {money(t.amount)}" for t in sitting.settlement]
+        said = [
+            f"{NAMES[t.payer]} pays {NAMES[t.payee]} {money(t.amount)}" for t in sitting.settlement
+        ]
         balances = [money(balance).replace("−", "-") for balance in sitting.balances]
         db.session.remove()
     settlement = screen.text(".kind-settlement")
     for payment in said:
         assert payment in settlement
-    shown = [" ".join(a.split()) for a in screen.page.locator(".standing .amount").all_inner_texts()]
+    amounts = screen.page.locator(".standing .amount").all_inner_texts()
+    shown = [" ".join(amount.split()) for amount in amounts]
     assert [a.split()[-1].replace("+", "").replace("−", "-") for a in shown] == balances
     screen.shot("knock-rummy-settled")
     assert screen.unexpected_errors() == []

@@ -198,3 +198,32 @@ def test_a_continental_deal_without_a_script(browser, live_server, league_app):
     assert "Deal 2" in screen.text("form.deal-form h2")
     screen.shot("continental-no-script")
     screen.page.context.close()
+
+
+def test_a_second_phone_follows_a_spoil_five_sitting_live(browser, live_server, league_app):
+    """live.js follows any game by its version: a deal saved on one phone shows on the
+    other within seconds, and the other's new form (a jink of "none" chosen for it) is
+    not taken for a deal being typed."""
+    from playwright.sync_api import expect
+
+    game_id = start(league_app, "spoil-five", 5, {}, {"ante": 100})
+    keeper, follower = (phone(browser, live_server, "390x844") for _ in range(2))
+    for screen in (keeper, follower):
+        screen.go(f"/games/{game_id}")
+    keeper.tap("label:has(#winner-2)")
+    keeper.save()
+    expect(follower.page.locator(".sitting-card")).to_contain_text(
+        "Cy won three tricks and took the pool.", timeout=10000
+    )
+    expect(follower.page.locator("#live-status")).to_contain_text("updated from another phone")
+    assert follower.page.locator(".live-notice").count() == 0  # nothing was being typed
+    expect(follower.page.locator("form.deal-form h2")).to_have_text("Deal 2")
+    # What the follower types is kept when the card changes under it, not saved.
+    follower.tap("label:has(#winner-1)")
+    keeper.tap("label:has(#winner-0)")
+    keeper.save()
+    expect(follower.page.locator(".live-notice")).to_be_visible(timeout=10000)
+    expect(follower.page.locator("#winner-1")).to_be_checked()
+    for screen in (keeper, follower):
+        assert screen.unexpected_errors() == []
+        screen.page.context.close()

@@ -16,6 +16,7 @@ reference, with no verdict (issue 17 withdrew issue 7's "≤ 3×").
 
 import argparse
 import contextlib
+import random
 import shutil
 import tempfile
 import time
@@ -32,9 +33,10 @@ from sqlalchemy import func, select
 from werkzeug.test import TestResponse
 
 from scorekeeper.engine import Rules, Seat, Stakes, Tally
+from scorekeeper.engine.games import kind_named
 from scorekeeper.models import Deal, Game, GameResult, League, PairRecord, Player, db
+from scorekeeper.table import kind_service, starting
 from scorekeeper.table import service as game_service
-from scorekeeper.table import starting
 from tests.databases import server_database
 
 from .common import (
@@ -140,6 +142,7 @@ class Targets:
     recording: list[int]
     finishing: list[int]  # games one deal from their end, one per request
     versions: dict[int, int]
+    sittings: dict[str, int]  # the other games' pages measured, by page
 
 
 def choose_targets(app: Flask, finishing: int) -> Targets:
@@ -213,6 +216,7 @@ def choose_targets(app: Flask, finishing: int) -> Targets:
             game = game_service.record_deal(game.id, Tally(Seat.FIRST, (1100, 1000))).game
             ending.append(game.id)
             versions[game.id] = game.version
+        sittings = other_games(league_id)
         db.session.remove()
     return Targets(
         league_id,
@@ -224,7 +228,40 @@ def choose_targets(app: Flask, finishing: int) -> Targets:
         recording,
         ending,
         versions,
+        sittings,
     )
+
+
+#: The other games' pages measured beside Mille's (issue 36): the longest card a table
+#: keeps, and a usual one. Each must stay within 1.5x the Mille game page's p95.
+CONTINENTAL = "Continental, 12 players, 200 deals"
+KNOCK = "Knock Rummy, 4 players, 40 deals"
+OTHER_GAMES_TARGET = 1.5
+
+
+def other_games(league_id: int) -> dict[str, int]:
+    """A 12-player Continental sitting of 200 deals and a 4-player Knock Rummy sitting of
+    40, both still going on, recorded through the game service (deals from a fixed seed)."""
+    rng = random.Random(36)
+    players = list(
+        db.session.scalars(
+            select(Player.name).where(Player.league_id == league_id).order_by(Player.id).limit(12)
+        )
+    )
+    continental = starting.start_game_of(
+        kind_named("continental-rummy"), league_id, players, {}, {"unit": 25}, 0,
+        create_players=False,
+    )  # fmt: skip
+    for _ in range(200):
+        kind_service.record(continental.id, {"out": rng.randrange(12), "jokers": rng.randrange(3)})
+    knock = starting.start_game_of(
+        kind_named("knock-rummy"), league_id, players[:4], {}, {"point": 10}, 0,
+        create_players=False,
+    )  # fmt: skip
+    for _ in range(40):
+        counts = [rng.randrange(45) for _ in range(4)]
+        kind_service.record(knock.id, {"knocker": rng.randrange(4), "counts": counts})
+    return {CONTINENTAL: continental.id, KNOCK: knock.id}
 
 
 def _names_of(player_ids: Any) -> tuple[str, str]:
@@ -291,6 +328,7 @@ def pages(
         "archive, first page": get(f"{league}/games"),
         "archive, deep page": get(f"{league}/games?after={targets.deep_after}"),
         "who owes whom": get(f"{league}/owes"),
+        **{name: get(f"/games/{game_id}") for name, game_id in targets.sittings.items()},
     }
 
 
@@ -438,6 +476,17 @@ def table(run: Run) -> str:
     return "\n".join(lines)
 
 
+def other_games_table(run: Run) -> str:
+    """The other games' pages against the Mille game page, in the same run."""
+    mille = run.timings["game in progress"].p95
+    lines = [f"{run.database}, {run.games:,} games: the other games' pages against Mille's"]
+    for name in (CONTINENTAL, KNOCK):
+        ratio = run.timings[name].p95 / mille
+        verdict = "met" if ratio <= OTHER_GAMES_TARGET else "MISSED"
+        lines.append(f"  {name:<36} {ratio:5.2f}× (target ≤ {OTHER_GAMES_TARGET:g}×) {verdict}")
+    return "\n".join(lines)
+
+
 def growth_table(small: Run, big: Run) -> str:
     lines = [
         f"{big.database}: p95 at {big.games:,} games against {small.games:,} "
@@ -493,6 +542,7 @@ def main(argv: list[str] | None = None) -> None:
             runs = run_sizes(leagues, args.requests)
         for run in runs:
             print("\n" + table(run), flush=True)
+            print("\n" + other_games_table(run), flush=True)
         print("\n" + growth_table(*runs), flush=True)
         pages_big = [name for name in runs[1].timings if name not in (BASELINE, LAYOUT)]
         worst = max(

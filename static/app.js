@@ -85,7 +85,7 @@ function focusTheNextTap() {
 }
 
 // The deal form, whole on the screen: who went out, both scores, every star control and
-// Save. On a short screen (360×640, 320×568) the sticky Save bar would otherwise sit over
+// Save (another game's: its first choice to Save). On a short screen (360×640, 320×568) the sticky Save bar would otherwise sit over
 // the star steppers below it. After the page opens, after every save, and whenever a
 // message or the offline banner is put above the form, the page scrolls just enough for
 // Save's own place in the form (not its pinned one) to be on screen, never so far that who
@@ -93,7 +93,7 @@ function focusTheNextTap() {
 function fitTheDealForm(change) {
   const form = document.querySelector("main form.deal-form");
   const bar = form && form.querySelector(".actions");
-  const first = form && form.querySelector("fieldset.went-out");
+  const first = form && form.querySelector("fieldset"); // who went out (knocked, won …)
   if (!bar || !first) return;
   if (document.querySelector('main [aria-invalid="true"], main .confirm, main .stale')) return;
   const view = window.visualViewport ? window.visualViewport.height : window.innerHeight;

@@ -24,9 +24,18 @@
   let busy = false;
   let leaving = false; // a form is being sent: the next page is on its way
 
-  // Whether the deal form holds anything typed (or kept from a refused save).
+  // Whether the deal form holds anything typed (or kept from a refused save). A new form
+  // that says so (data-fresh) holds what was typed wherever it differs from how it came: a
+  // choice the page made for a new deal (no jink, no Joker) is not something typed.
   function typedIn(form) {
     if (!form) return false;
+    if (form.dataset.fresh === "1") {
+      return Array.from(form.querySelectorAll("input")).some((input) => (
+        input.type === "radio" || input.type === "checkbox"
+          ? input.checked !== input.defaultChecked
+          : input.type !== "hidden" && input.value !== input.defaultValue
+      ));
+    }
     for (const input of form.querySelectorAll("input")) {
       if (input.type === "radio" || input.type === "checkbox") {
         if (input.checked) return true;

@@ -33,7 +33,7 @@ from sqlalchemy import bindparam, select
 from sqlalchemy.orm import joinedload
 
 from scorekeeper.accounts.permissions import acting_user, role_in
-from scorekeeper.models import MAX_ID, Game, League, Role, SeatLink, db
+from scorekeeper.models import MAX_ID, MILLE, Game, League, Role, SeatLink, db
 from scorekeeper.table import seats
 from scorekeeper.web.formatting import use_league
 
@@ -41,7 +41,9 @@ from scorekeeper.web.formatting import use_league
 READ: Final = None
 
 #: A game with what every game page shows, the league, both players and the deals: one
-#: query, not four, built once.
+#: query, not four, built once. A game of Mille comes with its deals; any other game with
+#: its seats (up to twelve players), and its page reads its deals from its ledger
+#: (:mod:`.kind_card`): a sitting of 200 deals is not 200 rows of the game and its league.
 GAME_PAGE: Final = (
     select(Game)
     .where(Game.id == bindparam("game_id"))
@@ -49,7 +51,8 @@ GAME_PAGE: Final = (
         joinedload(Game.league),
         joinedload(Game.player0),
         joinedload(Game.player1),
-        joinedload(Game.deals),
+        joinedload(Game.deals.and_(Game.kind == MILLE)),
+        joinedload(Game.seats.and_(Game.kind != MILLE)),
     )
 )
 
@@ -121,6 +124,8 @@ def game(game_id: int, need: Role | None = READ, *, api: bool = False) -> Game:
         found = db.session.scalars(GAME_PAGE, {"game_id": game_id}).unique().one_or_none()
     check(found.league if found else None, need, api=api)
     assert found is not None
+    # What was not joined is not none: it is read when asked for.
+    db.session.expire(found, ["seats"] if found.is_mille else ["deals"])
     return found
 
 

@@ -87,9 +87,14 @@ _HISTORY: Final = (
 )
 
 
-def history(game_id: int) -> list[AuditEvent]:
-    """A game's changes, newest first."""
-    return list(db.session.scalars(_HISTORY, {"game_id": game_id}))
+_LATEST: Final = _HISTORY.limit(bindparam("count"))
+
+
+def history(game_id: int, *, latest: int | None = None) -> list[AuditEvent]:
+    """A game's changes, newest first: every one, or the ``latest`` so many."""
+    if latest is None:
+        return list(db.session.scalars(_HISTORY, {"game_id": game_id}))
+    return list(db.session.scalars(_LATEST, {"game_id": game_id, "count": latest}))
 
 
 #: The audit actions of which every write to a game leaves exactly one (and moves its

@@ -49,6 +49,11 @@ MAX_TOKEN_LENGTH = 100
 _TOKEN = re.compile(rf"[A-Za-z0-9_-]{{1,{MAX_TOKEN_LENGTH}}}")
 
 
+def well_formed_token(token: str) -> bool:
+    """A token as a form or a phone makes it, or none at all (empty)."""
+    return not token or (len(token) <= MAX_TOKEN_LENGTH and bool(_TOKEN.fullmatch(token)))
+
+
 class GameChangeForm(ButtonForm):
     """A change to a game sent from a page: carries the version of the card it was made on."""
 
@@ -143,8 +148,7 @@ class DealForm(GameChangeForm):
     def validate(self, extra_validators: Any = None) -> bool:
         self.warnings = []
         fields_ok = super().validate(extra_validators)
-        token = self.token.data or ""
-        if token and (len(token) > MAX_TOKEN_LENGTH or not _TOKEN.fullmatch(token)):
+        if not well_formed_token(self.token.data or ""):
             self.token.errors = [
                 _l(
                     "This form was not sent as the page made it. "

@@ -6,7 +6,7 @@ event and the league's records brought up to date in the same transaction."""
 from scorekeeper.accounts.permissions import current_actor
 from scorekeeper.database import writing
 from scorekeeper.errors import Conflict
-from scorekeeper.models import AuditAction, Game, utcnow
+from scorekeeper.models import AuditAction, Game, User, db, utcnow
 from scorekeeper.records import results, totals
 from scorekeeper.table import audit, kind_service, seats
 from scorekeeper.table.service import locked_game
@@ -97,3 +97,11 @@ def restore(game_id: int, *, version: int | None = None) -> Game:
         audit.record(game, AuditAction.GAME_RESTORED, before=before, after={"abandoned_at": None})
         results.game_changed(game, was_finished=False)
     return game
+
+
+def abandoner(game: Game) -> str | None:
+    """Who abandoned the game (None while it counts, or for an account since deleted)."""
+    if game.abandoned_by_id is None:
+        return None
+    user = db.session.get(User, game.abandoned_by_id)
+    return user.username if user else None

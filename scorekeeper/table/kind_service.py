@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
-from sqlalchemy import Table, delete, insert, or_
+from sqlalchemy import Table, delete, insert, or_, select
 
 from scorekeeper.database import writing
 from scorekeeper.engine.game import DealAfterEnd
@@ -56,6 +56,15 @@ def movement_rows(game_id: int, sitting: Sitting, *, since: int = 1) -> list[dic
         for payment in line.payments
     ]
     return rows + [_movement(game_id, None, payment) for payment in sitting.closing]
+
+
+def entries_of(game: Game) -> list[Entry]:
+    """The game's deals as its kind keeps them, in order: one statement of plain rows, for a
+    page that reads them (a write loads the deals with the locked game)."""
+    found = db.session.scalars(
+        select(Deal.entry).where(Deal.game_id == game.id).order_by(Deal.number)
+    )
+    return [entry or {} for entry in found]
 
 
 def who_pays(game: Game) -> tuple[str, int]:

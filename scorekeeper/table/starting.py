@@ -137,14 +137,14 @@ def _players(league_id: int, names: Sequence[str], create_players: bool) -> list
 
 
 def rematch(game_id: int, *, token: str | None = None) -> tuple[Game, bool]:
-    """The next game after a finished one: the same league, players (in the same seats),
-    rules and stakes. Returns the new game and whether this call started it.
+    """The next game after a finished one: the same kind, league, players (in the same
+    seats), rules and stakes. Returns the new game and whether this call started it.
 
     **Decision** (RULES.md is silent on a following game): the first deal goes to the
-    player who did not deal first last game, so over an evening the first deal alternates
-    as the deal does within a game. A ``token`` seen before (a double tap) starts nothing:
-    the game it started is returned; so is a rematch another phone started, while it has
-    no deal yet.
+    player after the one who dealt first last game, so over an evening the first deal
+    goes round the table as the deal does within a game (with two, it alternates). A
+    ``token`` seen before (a double tap) starts nothing: the game it started is returned;
+    so is a rematch another phone started, while it has no deal yet.
     """
     with writing():
         # Locked first, so a retry of the same tap waits for this one and then sees its token.
@@ -158,18 +158,19 @@ def rematch(game_id: int, *, token: str | None = None) -> tuple[Game, bool]:
             raise Conflict(gettext("Only a finished game can be played again."))
         if (waiting := _rematch_started(game)) is not None:
             return waiting, False  # from another phone: one rematch, not two
+        players = [seat.player_id for seat in game.seats]
         new = Game(
+            kind=game.kind,
             league_id=game.league_id,
             player0_id=game.player0_id,
             player1_id=game.player1_id,
-            seats=[
-                GameSeat(seat=seat, player_id=player_id)
-                for seat, player_id in enumerate((game.player0_id, game.player1_id))
-            ],
-            first_dealer=1 - game.first_dealer,
+            seats=[GameSeat(seat=seat, player_id=player) for seat, player in enumerate(players)],
+            first_dealer=(game.first_dealer + 1) % len(players),
+            setup=game.setup,
         )
-        new.rules = game.rules
-        new.stakes = game.stakes
+        if game.is_mille:
+            new.rules = game.rules
+            new.stakes = game.stakes
         db.session.add(new)
         db.session.flush()  # its id, for the token
         if token:
@@ -178,12 +179,13 @@ def rematch(game_id: int, *, token: str | None = None) -> tuple[Game, bool]:
 
 
 def _rematch_started(game: Game) -> Game | None:
-    """A game of the same two in the same seats, rules and stakes, started since ``game``
-    ended and still without a deal: the rematch someone has already started."""
+    """A game of the same kind and players in the same seats, rules and stakes, started
+    since ``game`` ended and still without a deal: the rematch someone has already started."""
     found = db.session.scalars(
         select(Game)
         .where(
             Game.league_id == game.league_id,
+            Game.kind == game.kind,
             Game.player0_id == game.player0_id,
             Game.player1_id == game.player1_id,
             Game.status == IN_PROGRESS,
@@ -192,4 +194,13 @@ def _rematch_started(game: Game) -> Game | None:
         )
         .order_by(Game.id)
     )
-    return next((g for g in found if g.rules == game.rules and g.stakes == game.stakes), None)
+    return next((g for g in found if _same_table(g, game)), None)
+
+
+def _same_table(one: Game, other: Game) -> bool:
+    """The same players in the same seats, with the same rules and stakes."""
+    if [s.player_id for s in one.seats] != [s.player_id for s in other.seats]:
+        return False
+    if one.is_mille:
+        return one.rules == other.rules and one.stakes == other.stakes
+    return one.setup == other.setup

@@ -1,5 +1,10 @@
 """The table: a game's page, record and fix deals, the score card and settlement (starting a
-game is :mod:`.new_game_views`)."""
+game is :mod:`.new_game_views`).
+
+Every game has the same addresses. A game of Mille is drawn here, with its own deal form;
+a game of any other kind by :mod:`.kind_pages`, chosen by the game's kind once it is
+loaded (a deal sent without Mille's fields is the one request that asks for the kind
+first)."""
 
 from collections.abc import Callable
 
@@ -18,8 +23,8 @@ from werkzeug.wrappers import Response
 
 from scorekeeper.accounts.permissions import may, role_in
 from scorekeeper.errors import Conflict, NotFound, StaleVersion
-from scorekeeper.models import Game, League, Role, User, db
-from scorekeeper.table import access, audit, closing, seats, starting
+from scorekeeper.models import MILLE, Game, League, Role, db
+from scorekeeper.table import access, audit, closing, kind_pages, kind_service, seats, starting
 from scorekeeper.table import service as game_service
 from scorekeeper.table.change_forms import DealForm, GameChangeForm, RematchForm
 from scorekeeper.table.shown_card import ShownCard
@@ -72,7 +77,7 @@ def _render_game(
         else None,
         can_admin=may(game.league, Role.ADMIN),
         history=audit.history(game.id) if member else None,
-        abandoned_by=_abandoned_by(game),
+        abandoned_by=closing.abandoner(game),
         shared=seats.shared_seats(game) if can_score and not game.abandoned else None,
         ask_paid=ask_paid,
         refusal=refusal,
@@ -91,18 +96,18 @@ def _next_deal_form(game: Game, form: DealForm | None, can_score: bool) -> DealF
     return form
 
 
-def _abandoned_by(game: Game) -> str | None:
-    """Who abandoned the game (None while it counts, or for an account since deleted)."""
-    if game.abandoned_by_id is None:
-        return None
-    user = db.session.get(User, game.abandoned_by_id)
-    return user.username if user else None
+def _page(game: Game, status: int = 200) -> tuple[str, int]:
+    """The game page of any game, as it stands."""
+    if game.is_mille:
+        return _render_game(game, None, status)
+    return kind_pages.render(game, status=status)
 
 
 @bp.get("/games/<int:game_id>")
 def game(game_id: int) -> tuple[str, int]:
-    """The score card: totals, circles, stars, progress, next dealer, settlement."""
-    return _render_game(_game_or_404(game_id))
+    """The score card: totals, circles, stars, progress, next dealer, settlement (of any game:
+    each deal, what it paid, the balances, the pool)."""
+    return _page(_game_or_404(game_id))
 
 
 @bp.get("/games/<int:game_id>/version")
@@ -136,8 +141,10 @@ def record_deal(game_id: int) -> tuple[str, int] | Response:
     The game is loaded once, by the service that locks it (and asks here who may record
     in its league), and the page answering a script is built from what the service wrote
     and replayed (``Saved``). A form that isn't saved is shown on the game page, loaded
-    for it after the same check.
+    for it after the same check. A form without Mille's scores is another game's.
     """
+    if "score0" not in request.form and access.league_and_kind_of(game_id)[1] != MILLE:
+        return kind_pages.record_deal(game_id)
     form = DealForm()
     if "discard" in request.form or not form.validate_on_submit():
         game = _game_or_404(game_id, Role.SCOREKEEPER)
@@ -213,6 +220,8 @@ def edit_deal(game_id: int, number: int) -> tuple[str, int] | Response:
     game = _game_or_404(game_id, Role.SCOREKEEPER)
     if not 1 <= number <= game.deal_count:
         abort(404)
+    if not game.is_mille:
+        return kind_pages.edit_deal(game, number)
     if game.locked:  # settled: the page says so and offers no form to fill in in vain
         return _render_fix(game, number, None, 200 if request.method == "GET" else 409)
     form = DealForm()
@@ -270,9 +279,11 @@ def _refused_fix(game_id: int, number: int, form: DealForm, conflict: Conflict) 
 @bp.post("/games/<int:game_id>/deals/<int:number>/delete")
 def delete_deal(game_id: int, number: int) -> tuple[str, int] | Response:
     """Remove a deal; later deals move up one number."""
+    game = _game_or_404(game_id, Role.SCOREKEEPER)
+    service = game_service if game.is_mille else kind_service
     return _change(
-        _game_or_404(game_id, Role.SCOREKEEPER),
-        lambda version: game_service.delete_deal(game_id, number, version=version),
+        game,
+        lambda version: service.delete_deal(game_id, number, version=version),
         _l("Deal %(number)s deleted; the later deals moved up.", number=number),
     )
 
@@ -281,6 +292,13 @@ def delete_deal(game_id: int, number: int) -> tuple[str, int] | Response:
 def undo(game_id: int) -> tuple[str, int] | Response:
     """Take back the last deal with one tap, saying which it was (one tap can't be undone)."""
     game = _game_or_404(game_id, Role.SCOREKEEPER)
+    if not game.is_mille:
+        last = len(game.deals)
+        return _change(
+            game,
+            lambda version: kind_service.delete_deal(game_id, last, version=version),
+            kind_pages.undone(game),
+        )
     done = _l("The last deal was taken back.")
     if game.deals:
         facts = {
@@ -309,6 +327,7 @@ def mark_paid(game_id: int) -> tuple[str, int] | Response:
     # The page's button asks for the question (a script, or a page from before agreements
     # existed, marks it paid as it always did).
     asked = request.form.get("ask") == "agreements" and "anyway" not in request.form
+    asked = asked and game.is_mille  # the other games' agreements are a later step
     if asked and game.finished and not game.locked:
         missing = seats.missing_agreements(game)
         form = GameChangeForm()
@@ -367,7 +386,7 @@ def _change(
         abort(404)
     except Conflict as conflict:
         flash(conflict.message, "error")
-        return _render_game(access.game(game_id), None, 409)
+        return _page(access.game(game_id), 409)
     flash(str(done))  # a lazy message, worded now: the session keeps plain text
     return redirect(_play(game_id))
 
@@ -384,14 +403,41 @@ def rematch(game_id: int) -> tuple[str, int] | Response:
         started, new = starting.rematch(game_id, token=form.token.data or None)
     except Conflict as conflict:
         flash(conflict.message, "error")
-        return _render_game(access.game(game_id), None, 409)
+        return _page(access.game(game_id), 409)
     if new:
+        dealer = started.player(started.first_dealer).name
         flash(
             gettext(
                 "Rematch: %(first)s and %(second)s again. %(dealer)s deals first.",
                 first=started.player0.name,
                 second=started.player1.name,
-                dealer=started.player(started.first_dealer).name,
+                dealer=dealer,
+            )
+            if started.is_mille
+            else gettext(
+                "Rematch: the same players in the same seats. %(dealer)s deals first.",
+                dealer=dealer,
             )
         )
     return redirect(_play(started.id))
+
+
+@bp.post("/games/<int:game_id>/finish")
+def finish(game_id: int) -> tuple[str, int] | Response:
+    """End a sitting (the page asked first): what is in the pool goes back, and the fewest
+    payments settle it. A game that ends by its own rule can't be ended by hand."""
+    return _change(
+        _game_or_404(game_id, Role.SCOREKEEPER),
+        lambda version: kind_service.finish(game_id, version=version),
+        _l("The sitting is over: here is who pays whom. It can go on again until it is paid."),
+    )
+
+
+@bp.post("/games/<int:game_id>/resume")
+def resume(game_id: int) -> tuple[str, int] | Response:
+    """Take back the end of a sitting (refused once paid): it goes on."""
+    return _change(
+        _game_or_404(game_id, Role.SCOREKEEPER),
+        lambda version: kind_service.resume(game_id, version=version),
+        _l("The sitting goes on: record the next deal."),
+    )

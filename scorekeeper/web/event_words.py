@@ -106,8 +106,10 @@ _EVENTS: Final[dict[AuditAction, _Wording]] = {
     AuditAction.DEAL_DELETED: lambda v, _: gettext(
         "Deal %(number)s deleted; later deals moved up.", number=v["number"]
     ),
-    AuditAction.GAME_FINISHED: lambda v, _: gettext(
-        "%(winner)s won after deal %(number)s.", winner=v["winner"], number=v["number"]
+    AuditAction.GAME_FINISHED: lambda v, _: (
+        gettext("%(winner)s won after deal %(number)s.", winner=v["winner"], number=v["number"])
+        if v["winner"]
+        else gettext("The sitting ended after deal %(number)s.", number=v["number"])
     ),
     AuditAction.GAME_REOPENED: lambda v, _: gettext("The game is in progress again."),
     AuditAction.PAYMENT_TICKED: lambda v, money: gettext(
@@ -119,10 +121,14 @@ _EVENTS: Final[dict[AuditAction, _Wording]] = {
     AuditAction.NIGHT_SETTLED: lambda v, _: gettext(
         "Settled up: %(count)s games marked paid.", count=v["games"]
     ),
-    AuditAction.PAYMENT_MARKED: lambda v, written: gettext(
-        "%(payer)s's payment of %(amount)s marked paid.",
-        payer=v["payer"],
-        amount=written(v["amount"]),
+    AuditAction.PAYMENT_MARKED: lambda v, written: (
+        gettext(
+            "%(payer)s's payment of %(amount)s marked paid.",
+            payer=v["payer"],
+            amount=written(v["amount"]),
+        )
+        if v["payer"]
+        else gettext("Marked settled: nobody owed anything.")
     ),
     AuditAction.GAME_UNLOCKED: lambda v, _: gettext("Game unlocked; its payment is unpaid again."),
     AuditAction.GAME_ABANDONED: lambda v, _: gettext("Game abandoned: it no longer counts."),

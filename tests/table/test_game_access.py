@@ -44,6 +44,8 @@ ROUTES = {
     ("table.abandon", "POST"): SCOREKEEPER,
     ("table.restore", "POST"): ADMIN,
     ("table.rematch", "POST"): SCOREKEEPER,
+    ("table.finish", "POST"): SCOREKEEPER,
+    ("table.resume", "POST"): SCOREKEEPER,
     ("counting.count_next_deal", "GET"): SCOREKEEPER,
     ("counting.count_next_deal", "POST"): SCOREKEEPER,
     ("counting.count_deal_again", "GET"): SCOREKEEPER,

@@ -5,9 +5,11 @@ count is 1."""
 from collections.abc import Mapping
 from typing import Final
 
+from ..counting import Rank
 from .base import Problem, Setup
 from .ledger import Dealt
 from .reading import Reader, complete
+from .rummy_family import CARD_VALUES as RUMMY_VALUES
 from .rummy_family import (
     CARDS_DEALT,
     WentOut,
@@ -29,6 +31,8 @@ ACE: Final = 11
 TEN: Final = 10
 #: No card is worth 1 (Aces count 11), so no hand counts 1.
 NO_SUCH_COUNT: Final = 1
+#: What each card left in a hand counts: as in Rummy, but an Ace 11.
+CARD_VALUES: Final[Mapping[Rank, int]] = {**RUMMY_VALUES, Rank.ACE: ACE}
 
 
 class BoathouseRummy(DealByDeal[WentOut]):

@@ -5,6 +5,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from ..counting import Rank
 from .base import Entry, Payment, Problem, Reason
 from .reading import Reader, complete
 
@@ -16,6 +17,15 @@ HIGHEST_CARD: Final = 10
 #: A count above this many points a card dealt is legal but unusual: a hand of nearly only
 #: tens and court cards.
 USUAL_PER_CARD: Final = 8
+#: What each card left in a hand counts (Rummy, Gambler's and Knock Rummy): court cards 10,
+#: an Ace 1, every other card its pips. The counting help adds a hand up from these.
+CARD_VALUES: Final[Mapping[Rank, int]] = {
+    **{rank: int(rank.value) for rank in Rank if rank.value.isdigit()},
+    Rank.JACK: HIGHEST_CARD,
+    Rank.QUEEN: HIGHEST_CARD,
+    Rank.KING: HIGHEST_CARD,
+    Rank.ACE: 1,
+}
 
 
 def most_count(players: int) -> int:

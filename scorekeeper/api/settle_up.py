@@ -20,10 +20,10 @@ from .shapes import SettleUpInput, SettleUpQuery
 
 
 def _member_league(slug: str) -> League:
-    """The league, for one of its members: 404 if the caller may not read it, 401 without a
-    token, then 403 for a public league's outsider."""
-    league = readable_league(slug)
+    """The league, for one of its members: 401 without a token, 404 if the caller may not
+    read it (a private league), then 403 for a public league's outsider."""
     require_user()
+    league = readable_league(slug)
     if role_in(league) is None:
         raise ApiError(403, "Only members of the league can settle up.")
     return league

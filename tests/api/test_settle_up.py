@@ -77,7 +77,7 @@ def test_settling_marks_every_game_paid_and_locked_or_none(api):
 
 def test_members_only(api, app):
     mille_won_by_ana(api)
-    api.refused(api.as_("anonymous").get("/api/v1/leagues/our-table/settle-up"), 404)
+    api.refused(api.as_("anonymous").get("/api/v1/leagues/our-table/settle-up"), 401)
     api.refused(api.as_("none").get("/api/v1/leagues/our-table/settle-up"), 404)
     assert api.as_("viewer").get("/api/v1/leagues/our-table/settle-up").status_code == 200
 

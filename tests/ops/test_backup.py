@@ -13,7 +13,7 @@ from alembic.script import ScriptDirectory
 
 from scorekeeper.accounts import invitations
 from scorekeeper.database import MIGRATIONS_DIR
-from scorekeeper.league import seasons
+from scorekeeper.league import seasons, settle_up
 from scorekeeper.models import (
     AuditEvent,
     Deal,
@@ -180,7 +180,16 @@ def fill_a_sitting(api, body):
     sitting = api.post("/api/v1/games", {**body, "stakes": {"ante": "0.25"}}).get_json()
     spoilt = api.post(f"/api/v1/games/{sitting['id']}/deals", {"winner": None})
     assert spoilt.status_code == 201
+    taken = api.post(f"/api/v1/games/{sitting['id']}/deals", {"winner": 2, "jink": "won"})
+    assert taken.status_code == 201
     assert api.post(f"/api/v1/games/{sitting['id']}/finish").status_code == 200
+    # A payment of the night ticked as made (settled_payment).
+    with api.app.app_context():
+        league = db.session.scalars(db.select(League)).first()
+        night = settle_up.night_of(league, settle_up.chosen_games(league, [sitting["id"]]))
+        payment = night.payments[0]
+        settle_up.tick(league, [sitting["id"]], payment.payer.id, payment.payee.id)
+        db.session.remove()
 
 
 def every_row(app):

@@ -284,5 +284,7 @@ def _event(league: League, action: AuditAction, params: dict[str, object]) -> No
             user_id=user.id if user else None,
             action=action,
             params=params,
+            before=None,  # as every event keeps them: JSON null, not SQL NULL
+            after=None,
         )
     )

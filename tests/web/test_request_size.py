@@ -199,8 +199,8 @@ def served(server: str, database_url: str, folder: Path) -> Iterator[int]:
             try:
                 if requests.get(f"http://127.0.0.1:{port}/healthz", timeout=5).ok:
                     break
-            except requests.ConnectionError:
-                pass
+            except (requests.ConnectionError, requests.Timeout):
+                pass  # still starting (slowly, on a busy machine): ask again until the deadline
             assert time.monotonic() < deadline, log.read_text()[-3000:]
             time.sleep(0.3)
         yield port

@@ -23,6 +23,8 @@ README_SHOTS = {
     "standings-desktop.png": "standings-desktop.png",
     "player-phone.png": "player-phone.png",
     "opponent-phone.png": "opponent-ben.png",
+    "knock-rummy-phone.png": "end-to-end-knock-rummy-js-390x844.png",
+    "knock-rummy-phone-fr.png": "end-to-end-knock-rummy-js-fr-390x844.png",
 }
 
 

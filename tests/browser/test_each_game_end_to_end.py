@@ -208,5 +208,14 @@ def test_a_sitting_recorded_on_a_phone_says_what_the_api_says(
         assert answer["pool"] == "0.00"  # what was left went back to its givers
     expect(screen.page.locator("form.deal-form")).to_have_count(0)
     screen.shot(f"end-to-end-{sitting.kind}-{'js' if script else 'nojs'}")
+    # The same card in French: each payment said in its words.
+    screen.go("/language/fr")
+    screen.go(f"/games/{game_id}")
+    settlement = words(screen.text(".kind-settlement"))
+    if sitting.players <= 4 and size == "390x844":  # every column in view, no sideways swipe
+        wrap = screen.page.locator(".sitting-card .table-wrap")
+        assert wrap.evaluate("wrap => wrap.scrollWidth <= wrap.clientWidth"), size
+    assert settlement.count(" paie ") == len(answer["settlement"]["payments"]), settlement
+    screen.shot(f"end-to-end-{sitting.kind}-{'js' if script else 'nojs'}-fr")
     assert screen.unexpected_errors() == []
     context.close()

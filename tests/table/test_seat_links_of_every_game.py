@@ -307,3 +307,24 @@ def phone_api(app, path: str) -> dict:
 
 def phone_api_game(app, table, game_id: int) -> dict:
     return phone_api(app, share(table.client, game_id, 0))["game"]
+
+
+def test_the_apis_seat_answer_is_the_other_games_card_without_its_id_and_league(app, table, api):
+    game_id = knock_rummy(app, table)
+    path = share(table.client, game_id, 3)
+    token = path.rsplit("/", 1)[1]
+    phone = app.test_client()
+    opened = phone.get(f"/api/v1/seats/{token}")
+    assert opened.status_code == 200
+    assert opened.headers["Cache-Control"] == "no-store"
+    seat_card = opened.get_json()
+    assert seat_card["seat"] == 3
+    assert seat_card["agreements"] == []
+    whole = api.get(f"/api/v1/games/{game_id}").get_json()
+    assert seat_card["game"] == {k: v for k, v in whole.items() if k not in ("id", "league")}
+    agreed = phone.post(f"/api/v1/seats/{token}/agreement", json={"version": whole["version"]})
+    assert agreed.status_code == 201
+    [agreement] = agreed.get_json()["agreements"]
+    assert (agreement["seat"], agreement["player"], agreement["stands"]) == (3, "Dan", True)
+    listed = api.get(f"/api/v1/games/{game_id}/agreements").get_json()
+    assert [(a["seat"], a["by"]) for a in listed] == [(3, "link")]

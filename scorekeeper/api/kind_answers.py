@@ -10,14 +10,16 @@ classes out with the rest.
 
 from typing import Annotated, Any
 
+from flask import jsonify
 from pydantic import ConfigDict, Field, RootModel
+from werkzeug.wrappers import Response
 
 from scorekeeper import models
 from scorekeeper.engine.games import KINDS, Line, Payment, Reason, Sitting, Transfer
-from scorekeeper.table import kind_service
+from scorekeeper.table import kind_service, seats
 from scorekeeper.table import service as game_service
 
-from .answers import Answer, Game, Money, Status, Time
+from .answers import Agreement, Answer, Game, Money, SeatCard, Status, Time
 
 Seat = Annotated[int, Field(ge=0, lt=models.MAX_SEATS, description="0: the first player named.")]
 #: A seat, or null: the pool.
@@ -102,12 +104,12 @@ class DealOfKind(Answer):
         return cls(**found)
 
 
-class GameOfKind(Answer):
-    """A game of any kind but Mille, as every game endpoint returns it (API.md)."""
+class CardOfKind(Answer):
+    """A game of any kind but Mille as a seat's link reads it: everything
+    :class:`GameOfKind` says but the two things the link's page never shows, the game's id
+    on this server and its league."""
 
-    id: int
     game: Annotated[str, Field(json_schema_extra={"enum": OTHER_KINDS})]
-    league: Annotated[str, Field(description="The league's slug.")]
     players: Annotated[list[str], Field(min_length=2, max_length=models.MAX_SEATS)]
     rules: dict[str, int | bool | str]
     stakes: dict[str, Money | None]
@@ -132,37 +134,39 @@ class GameOfKind(Answer):
     finished_at: Time | None
 
     @classmethod
-    def of(cls, game: models.Game, sitting: Sitting | None = None) -> "GameOfKind":
-        """The game from ``sitting`` (a change's one replay) when given, else replayed."""
+    def of(cls, game: models.Game, sitting: Sitting | None = None) -> "CardOfKind":
+        """The card from ``sitting`` (a change's one replay) when given, else replayed."""
+        return cls(**cls.values_of(game, sitting))
+
+    @staticmethod
+    def values_of(game: models.Game, sitting: Sitting | None) -> dict[str, Any]:
         if sitting is None:
             sitting = kind_service.sitting_of(game)
         setup = sitting.setup
-        return cls(
-            id=game.id,
-            game=game.kind,
-            league=game.league.slug,
-            players=[player.name for player in game.seated],
-            rules=dict(setup.rules),
-            stakes=dict(setup.stakes),
-            status=game.status,  # type: ignore[arg-type]
-            version=game.version,
-            first_dealer=game.first_dealer,
-            next_dealer=sitting.next_dealer,
-            deals=[DealOfKind.of(line) for line in sitting.lines],
-            balances=list(sitting.balances),
-            pool=sitting.pool,
-            totals=None if sitting.totals is None else list(sitting.totals),
-            winner=None if sitting.winners is None else list(sitting.winners),
-            settlement=None
+        return {
+            "game": game.kind,
+            "players": [player.name for player in game.seated],
+            "rules": dict(setup.rules),
+            "stakes": dict(setup.stakes),
+            "status": game.status,
+            "version": game.version,
+            "first_dealer": game.first_dealer,
+            "next_dealer": sitting.next_dealer,
+            "deals": [DealOfKind.of(line) for line in sitting.lines],
+            "balances": list(sitting.balances),
+            "pool": sitting.pool,
+            "totals": None if sitting.totals is None else list(sitting.totals),
+            "winner": None if sitting.winners is None else list(sitting.winners),
+            "settlement": None
             if sitting.settlement is None
             else SettlementOfKind(
                 payments=[SettlingPayment.of(transfer) for transfer in sitting.settlement]
             ),
-            locked=game.locked,
-            paid_at=game.paid_at,
-            created_at=game.created_at,
-            finished_at=game.finished_at,
-        )
+            "locked": game.locked,
+            "paid_at": game.paid_at,
+            "created_at": game.created_at,
+            "finished_at": game.finished_at,
+        }
 
     def said(self) -> dict[str, Any]:
         """As JSON: ``from`` and ``to`` for a payment's seats, ``scores`` only where kept."""
@@ -173,8 +177,71 @@ class GameOfKind(Answer):
         return found  # type: ignore[no-any-return]
 
 
+class GameOfKind(CardOfKind):
+    """A game of any kind but Mille, as every game endpoint returns it (API.md)."""
+
+    id: int
+    league: Annotated[str, Field(description="The league's slug.")]
+
+    @classmethod
+    def of(cls, game: models.Game, sitting: Sitting | None = None) -> "GameOfKind":
+        """The game from ``sitting`` (a change's one replay) when given, else replayed."""
+        return cls(id=game.id, league=game.league.slug, **cls.values_of(game, sitting))
+
+
 class AnyGame(RootModel[Game | GameOfKind]):
     """A game of any kind, as every game endpoint returns it: Mille's, or another's."""
+
+
+class AgreementOfKind(Agreement):
+    """A player's latest agreement with the card of a game of any kind but Mille: as
+    Mille's, with a seat of the game's two to twelve."""
+
+    seat: Seat  # type: ignore[assignment]
+
+
+def agreements_of(game: models.Game) -> list[Agreement]:
+    """Each player's latest agreement with the card of a game of any kind."""
+    kind = Agreement if game.is_mille else AgreementOfKind
+    return [kind.of(game, found) for found in seats.agreements(game) if found is not None]
+
+
+class AnyAgreement(RootModel[Agreement | AgreementOfKind]):
+    """A player's agreement with the card of a game of any kind."""
+
+
+class SeatCardOfKind(Answer):
+    """What a seat's link to a game of any kind but Mille opens: the seat, its game's card
+    (as every game endpoint says it, but the game's id and league), and every player's
+    agreement."""
+
+    seat: Seat
+    game: CardOfKind
+    agreements: list[Agreement]
+
+    @classmethod
+    def of(cls, link: models.SeatLink) -> "SeatCardOfKind":
+        return cls(
+            seat=link.seat,
+            game=CardOfKind.of(link.game),
+            agreements=agreements_of(link.game),
+        )
+
+    def sent(self, status: int = 200) -> Response:
+        found = self.model_dump(mode="json", exclude_unset=True)
+        found["game"] = self.game.said()
+        response = jsonify(found)
+        response.status_code = status
+        return response
+
+
+class AnySeatCard(RootModel[SeatCard | SeatCardOfKind]):
+    """What a seat's link opens, of a game of any kind: Mille's, or another's."""
+
+
+def seat_card(link: models.SeatLink) -> SeatCard | SeatCardOfKind:
+    """What a seat's link opens, as its game's kind says it."""
+    return SeatCard.of(link) if link.game.is_mille else SeatCardOfKind.of(link)
 
 
 def game_answer(game: models.Game, change: object = None) -> dict[str, Any]:

@@ -14,7 +14,7 @@ from scorekeeper.errors import Conflict, NotFound, StaleVersion
 from scorekeeper.models import SeatLink
 from scorekeeper.table import access, seats
 
-from . import answers
+from . import answers, kind_answers
 from .core import ApiError, bp, json_body
 from .declared import declared
 from .games import readable_game
@@ -23,11 +23,11 @@ from .shapes import VersionInput
 
 
 @bp.get("/games/<id:game_id>/agreements")
-@declared(200, [answers.Agreement], errors=(404,))
+@declared(200, [kind_answers.AnyAgreement], errors=(404,))
 def agreements(game_id: int) -> Response:
     """Each player's latest agreement with the card, and whether it still stands."""
     game = readable_game(game_id)
-    return answers.sent_list(answers.Agreement.all_of(game))
+    return answers.sent_list(kind_answers.agreements_of(game))
 
 
 def _seat(token: str, *, changing: bool = False) -> SeatLink:
@@ -43,14 +43,20 @@ def _private(response: Response) -> Response:
 
 
 @bp.get("/seats/<token>")
-@declared(200, answers.SeatCard, errors=(404,))
+@declared(200, kind_answers.AnySeatCard, errors=(404,))
 def seat(token: str) -> Response:
-    """What a seat's link opens: the game, the seat, and both agreements."""
-    return answers.SeatCard.of(_seat(token)).sent()
+    """What a seat's link opens: the game, the seat, and every player's agreement."""
+    return kind_answers.seat_card(_seat(token)).sent()
 
 
 @bp.post("/seats/<token>/agreement")
-@declared(201, answers.SeatCard, errors=(400, 403, 404, 409), body=VersionInput, optional_body=True)
+@declared(
+    201,
+    kind_answers.AnySeatCard,
+    errors=(400, 403, 404, 409),
+    body=VersionInput,
+    optional_body=True,
+)
 def agree(token: str) -> Response:
     """The seat's player agrees with the card: at ``version``, when given (else as it is).
     A link shared by an account no longer in use changes nothing (403)."""
@@ -69,4 +75,4 @@ def agree(token: str) -> Response:
         ) from None
     except Conflict as error:
         raise ApiError(409, error.message) from None
-    return answers.SeatCard.of(_seat(token)).sent(201)
+    return kind_answers.seat_card(_seat(token)).sent(201)

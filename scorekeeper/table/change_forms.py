@@ -208,4 +208,6 @@ class AgreeForm(GameChangeForm):
 
     @property
     def chosen_seat(self) -> int | None:
-        return int(self.seat.data) if self.seat.data in ("0", "1") else None
+        # Any seat a game may have; whether this game has it is the service's to say.
+        data = self.seat.data or ""
+        return int(data) if re.fullmatch(r"[0-9]{1,2}", data) else None

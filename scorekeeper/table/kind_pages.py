@@ -51,9 +51,12 @@ def render(
     sitting: Sitting | None = None,
     stale: audit.StaleSave | None = None,
     refusal: str | None = None,
+    ask_paid: tuple[list[str], str] | None = None,
 ) -> tuple[str, int]:
     """The game page; its card from ``sitting`` (the replay of the change just made) when
-    given, else replayed from the deals. ``form``: the deal as typed and not saved."""
+    given, else replayed from the deals. ``form``: the deal as typed and not saved.
+    ``ask_paid``: Mark paid was tapped while these players had not agreed with the card
+    (with the version the tap was made on): the page asks first."""
     every_deal = request.args.get("deals") == "all"
     card = _card(game, sitting, every_deal)
     can_score = may(game.league, Role.SCOREKEEPER)
@@ -76,12 +79,39 @@ def render(
         rematch=RematchForm(formdata=None)
         if can_score and card.sitting.finished and not game.abandoned
         else None,
-        history=_history(game),
-        history_shown=HISTORY_SHOWN,
-        abandoned_by=closing.abandoner(game),
-        etag=seats.etag(game.version, game.agreement_count),
+        ask_paid=ask_paid,
+        **_beside_the_card(game, can_score),
     )
     return page, status
+
+
+def _beside_the_card(game: Game, can_score: bool) -> dict[str, object]:
+    """What the game page shows beside the card: its history, who abandoned it, and of the
+    players' phones the agreements, the seats shared (for a scorekeeper) and the ETag that
+    changes with either."""
+    return {
+        "history": _history(game),
+        "history_shown": HISTORY_SHOWN,
+        "abandoned_by": closing.abandoner(game),
+        "etag": seats.etag(game.version, game.agreement_count),
+        "agreements": seats.agreements(game),
+        "shared": seats.shared_seats(game) if can_score and not game.abandoned else None,
+    }
+
+
+def card_context(game: Game) -> dict[str, object]:
+    """What a page of the game's card draws besides the scorekeeper's controls (a seat's
+    link, a receipt): the card as it stands (every deal when asked for), the agreements
+    and the ETag the live view compares with."""
+    every_deal = request.args.get("deals") == "all"
+    return {
+        "game": game,
+        "shown": ShownSitting.of(game, _card(game, None, every_deal), every_deal=every_deal),
+        "partial": partial_of(game.kind),
+        "ends_itself": kind_service.kind_of(game).ends_itself,
+        "agreements": seats.agreements(game),
+        "etag": seats.etag(game.version, game.agreement_count),
+    }
 
 
 def _card(game: Game, sitting: Sitting | None, every_deal: bool) -> Card:

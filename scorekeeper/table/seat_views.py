@@ -6,6 +6,7 @@ other game, no history (it names accounts), no player but the game's two. Their 
 capability: a wrong, stopped or expired one is a plain 404.
 """
 
+from collections.abc import Callable
 from typing import Any
 
 from flask import (
@@ -26,11 +27,12 @@ from scorekeeper.errors import Conflict, NotFound, ServiceError, StaleVersion
 from scorekeeper.models import Game, Role, SeatLink
 from scorekeeper.records import payment_handles
 from scorekeeper.records.payment_handles import handle_of, read_handle
-from scorekeeper.table import access, audit, seats
+from scorekeeper.table import access, audit, kind_pages, kind_receipts, seats
 from scorekeeper.table import service as game_service
 from scorekeeper.table.change_forms import AgreeForm, GameChangeForm
 from scorekeeper.table.forms import PaymentHandleForm
 from scorekeeper.table.shown_card import ShownCard
+from scorekeeper.table.shown_sitting import ShownSitting
 from scorekeeper.web.formatting import currency_of, long_day, money
 from scorekeeper.web.translation import gettext
 
@@ -44,13 +46,19 @@ def _game_for(game_id: int, role: Role) -> Game:
     return access.game(game_id, role)
 
 
+def _has_seat(game: Game, seat: int) -> bool:
+    return 0 <= seat < seats.seat_count(game)
+
+
 @bp.post("/games/<int:game_id>/seats/<int:seat>/share")
 def share(game_id: int, seat: int) -> Response | tuple[str, int]:
     """A new link to the seat, shown this once as a QR code and as text (only its hash is
     kept): for the scorekeeper to show to that player."""
     game = _game_for(game_id, Role.SCOREKEEPER)
-    if seat not in (0, 1) or not GameChangeForm().validate_on_submit():
-        abort(400 if seat in (0, 1) else 404)
+    if not _has_seat(game, seat):
+        abort(404)
+    if not GameChangeForm().validate_on_submit():
+        abort(400)
     token = seats.share(game.id, seat)
     link = url_for(".seat_page", token=token, _external=True)
     name = game.player(seat).name
@@ -72,7 +80,7 @@ def share(game_id: int, seat: int) -> Response | tuple[str, int]:
 def stop_sharing(game_id: int, seat: int) -> Response:
     """Every link to the seat is dead at once."""
     game = _game_for(game_id, Role.SCOREKEEPER)
-    if seat not in (0, 1):
+    if not _has_seat(game, seat):
         abort(404)
     if not GameChangeForm().validate_on_submit():
         abort(400)
@@ -94,6 +102,8 @@ def agree_for(game_id: int) -> Response:
     seat = form.chosen_seat
     if not form.validate_on_submit() or seat is None:
         abort(400)
+    if not _has_seat(game, seat):
+        abort(404)
     name = game.player(seat).name
     _agree(game_id, seat, form.expected_version, by_link=False, name=name)
     return redirect(url_for("table.game", game_id=game_id, _anchor="agreements"))
@@ -115,11 +125,16 @@ def _agree(game_id: int, seat: int, version: int | None, *, by_link: bool, name:
 
 @bp.get("/games/<int:game_id>/receipt")
 def receipt(game_id: int) -> str:
-    """A finished game's receipt, print-friendly, for whoever may read the game."""
+    """A finished game's receipt, print-friendly, for whoever may read the game (another
+    game's: every payer's)."""
     game = access.game(game_id)
     member = role_in(game.league) is not None
     link = url_for("table.game", game_id=game_id, _external=True)
     back = url_for("table.game", game_id=game_id)
+    if not game.is_mille:
+        return _render_kind_receipt(
+            game, lambda _seat: link, show_handle=member, back=back, by_link=False
+        )
     return _render_receipt(game, link, show_handle=member, back=back, by_link=False)
 
 
@@ -152,27 +167,50 @@ def seat_page(token: str) -> Response:
 
 def _render_seat(link: SeatLink, token: str, handle_form: PaymentHandleForm | None = None) -> str:
     receipt_url = _receipt_url(link, token)  # first: it may write, once, for an old link
-    shown = ShownCard.of(link.game)
     game_handle = payment_handles.game_handle(link.game, link.seat)
     if handle_form is None:
         handle_form = PaymentHandleForm(formdata=None)
         if game_handle is not None:
             handle_form.kind.data = game_handle.kind.value
             handle_form.handle.data = game_handle.handle
+    mine = {
+        "seat": link.seat,
+        "token": token,
+        "receipt_url": receipt_url,
+        "handle_form": handle_form,
+        "game_handle": game_handle,
+        "league_handle": handle_of(link.game.player(link.seat)),
+        "changes_nothing": not link.maker_in_use,
+        "can_score": False,
+    }
+    if not link.game.is_mille:
+        return _render_kind_seat(link, receipt_url, mine)
+    shown = ShownCard.of(link.game)
     settlement = shown.settlement
     return render_template(
         "table/seat.html",
         **shown.context(),
-        seat=link.seat,
-        token=token,
         receipt=_receipt(link.game, settlement, receipt_url, by_link=True) if settlement else None,
-        receipt_url=receipt_url,
-        handle_form=handle_form,
-        game_handle=game_handle,
-        league_handle=handle_of(link.game.player(link.seat)),
-        changes_nothing=not link.maker_in_use,
-        can_score=False,
+        **mine,
     )
+
+
+def _render_kind_seat(link: SeatLink, receipt_url: str, mine: dict[str, Any]) -> str:
+    """The seat page of a game of any kind but Mille: its card, and once it is over the
+    receipts its player pays or is paid by."""
+    context = kind_pages.card_context(link.game)
+    shown = context["shown"]
+    assert isinstance(shown, ShownSitting)
+    receipts = []
+    if shown.finished:
+        receipts = [
+            found
+            for found in kind_receipts.receipts_of(
+                link.game, shown, lambda _seat: receipt_url, show_handle=True, by_link=True
+            )
+            if found.concerns(link.seat)
+        ]
+    return render_template("table/kind_seat.html", **context, receipts=receipts, **mine)
 
 
 @bp.get("/s/<token>/version")
@@ -256,6 +294,11 @@ def shared_receipt(token: str) -> Response:
     or forward. It reads the bill and changes nothing; it dies with its link."""
     link = access.receipt(token)
     here = url_for(".shared_receipt", token=token, _external=True)
+    if not link.game.is_mille:
+        page = _render_kind_receipt(
+            link.game, lambda _seat: here, show_handle=True, back=None, by_link=True, seat=link.seat
+        )
+        return _private(page)
     return _private(_render_receipt(link.game, here, show_handle=True, back=None, by_link=True))
 
 
@@ -279,6 +322,37 @@ def _render_receipt(
         receipt=_receipt(game, settlement, link, show_handle=show_handle, by_link=by_link),
         back=back,
         by_link=by_link,
+    )
+
+
+def _render_kind_receipt(
+    game: Game,
+    link: Callable[[int], str],
+    *,
+    show_handle: bool,
+    back: str | None,
+    by_link: bool,
+    seat: int | None = None,
+) -> str:
+    """The printable receipt of a game of any kind but Mille: each payer's bill, or
+    (``seat``, a seat's link) those its player pays or is paid by."""
+    context = kind_pages.card_context(game)
+    shown = context["shown"]
+    assert isinstance(shown, ShownSitting)
+    if not shown.finished:
+        abort(404)  # no receipt before the end
+    receipts = kind_receipts.receipts_of(
+        game, shown, link, show_handle=show_handle, by_link=by_link
+    )
+    if seat is not None:
+        receipts = [found for found in receipts if found.concerns(seat)]
+    return render_template(
+        "table/kind_receipt.html",
+        **context,
+        receipts=receipts,
+        back=back,
+        by_link=by_link,
+        seat=seat,
     )
 
 

@@ -7,9 +7,14 @@ scorekeeper stops sharing, with its game, or some days after the game is paid.
 **An agreement** is a player's "I agree with this card", for the card as it was at that
 moment: an audit event (:attr:`~.models.AuditAction.CARD_AGREED`) with the game's version.
 Whether it still stands is read from the audit trail, never kept: it is void once any
-change to the deals (a deal recorded, corrected or deleted, an undo) follows it, and that
-change is what both phones are told. So no write path needs to know about agreements;
-marking the game paid or unlocking it leaves them standing.
+change to the deals (a deal recorded, corrected or deleted, an undo, the end of a sitting
+taken back) follows it, and that change is what every phone is told.
+
+So no write path needs to know about agreements; marking the game paid or unlocking it
+leaves them standing.
+
+Every game has these, Mille's two seats and the other games' two to twelve alike: a
+seat is a number below :func:`seat_count`, and nothing here knows one game from another.
 """
 
 import re
@@ -23,7 +28,7 @@ from sqlalchemy.orm import joinedload
 from scorekeeper.accounts.permissions import acting_user
 from scorekeeper.database import writing
 from scorekeeper.errors import Conflict, NotFound
-from scorekeeper.models import AuditAction, AuditEvent, Game, SeatLink, db, utcnow
+from scorekeeper.models import MILLE, AuditAction, AuditEvent, Game, SeatLink, db, utcnow
 from scorekeeper.table import audit
 from scorekeeper.table.service import locked_game
 from scorekeeper.web.translation import gettext
@@ -36,7 +41,20 @@ DEAL_CHANGES: Final = (
     AuditAction.DEAL_RECORDED,
     AuditAction.DEAL_EDITED,
     AuditAction.DEAL_DELETED,
+    # The end of a sitting taken back: what was agreed with was a finished card. (Mille's
+    # end taken back comes with a deal deleted, which voids it first.)
+    AuditAction.GAME_REOPENED,
 )
+
+
+def seat_count(game: Game) -> int:
+    """How many seats the game has: Mille's two, another game's two to twelve."""
+    return 2 if game.is_mille else len(game.seats)
+
+
+def _check_seat(game: Game, seat: int) -> None:
+    if not 0 <= seat < seat_count(game):
+        raise NotFound(gettext("There is no such seat."))
 
 
 # Seat links ------------------------------------------------------------------------------
@@ -44,12 +62,12 @@ DEAL_CHANGES: Final = (
 
 def share(game_id: int, seat: int) -> str:
     """A new link to ``seat`` of the game; its token, shown this once (only its hash is kept)."""
-    if seat not in (0, 1):
-        raise NotFound(gettext("There is no such seat."))
     user = acting_user()
     with writing():
-        if db.session.get(Game, game_id) is None:
+        game = db.session.get(Game, game_id)
+        if game is None:
             raise NotFound(gettext("There is no such game."))
+        _check_seat(game, seat)
         link, token = SeatLink.issue(game_id, seat, user.id if user else None)
         db.session.add(link)
     return token
@@ -88,14 +106,14 @@ _UNREVOKED: Final = select(SeatLink).where(
 )
 
 
-def shared_seats(game: Game) -> tuple[int, int]:
-    """How many links to each seat of the game are open now."""
+def shared_seats(game: Game) -> tuple[int, ...]:
+    """How many links to each seat of the game are open now, in seat order."""
     now = utcnow()
-    counts = [0, 0]
+    counts = [0] * seat_count(game)
     for link in db.session.scalars(_UNREVOKED, {"game_id": game.id}):
-        if link.is_open(game.paid_at, now, game.abandoned_at):
+        if link.is_open(game.paid_at, now, game.abandoned_at) and link.seat < len(counts):
             counts[link.seat] += 1
-    return counts[0], counts[1]
+    return tuple(counts)
 
 
 def open_seat(token: str) -> SeatLink | None:
@@ -123,11 +141,14 @@ def _open_link(column: Any, token: str) -> SeatLink | None:
                 joinedload(Game.player0),
                 joinedload(Game.player1),
                 joinedload(Game.deals),
+                joinedload(Game.seats.and_(Game.kind != MILLE)),  # another game's players
             ),
         )
     ).first()
     if link is None or not link.is_open(link.game.paid_at, utcnow(), link.game.abandoned_at):
         return None
+    if link.game.is_mille:  # its seats were not joined: read when asked for, not none
+        db.session.expire(link.game, ["seats"])
     return link
 
 
@@ -208,11 +229,11 @@ class Agreement:
         return self.voided_by is None
 
 
-def agreements(game: Game) -> tuple[Agreement | None, Agreement | None]:
-    """Each seat's latest agreement (None: never agreed). No query for a game nobody
-    agreed with."""
+def agreements(game: Game) -> tuple[Agreement | None, ...]:
+    """Each seat's latest agreement (None: never agreed), in seat order. No query for a
+    game nobody agreed with."""
     if not game.agreement_count:
-        return None, None
+        return (None,) * seat_count(game)
     events = db.session.scalars(
         select(AuditEvent)
         .where(
@@ -221,7 +242,7 @@ def agreements(game: Game) -> tuple[Agreement | None, Agreement | None]:
         )
         .order_by(AuditEvent.id)
     )
-    found: list[Agreement | None] = [None, None]
+    found: list[Agreement | None] = [None] * seat_count(game)
     for event in events:
         if event.action == AuditAction.CARD_AGREED:
             seat = int(event.params["seat"])
@@ -232,7 +253,7 @@ def agreements(game: Game) -> tuple[Agreement | None, Agreement | None]:
         for seat, agreement in enumerate(found):
             if agreement is not None and agreement.stands:
                 found[seat] = replace(agreement, voided_by=event)
-    return found[0], found[1]
+    return tuple(found)
 
 
 def missing_agreements(game: Game) -> list[int]:
@@ -244,10 +265,9 @@ def agree(game_id: int, seat: int, version: int | None, *, by_link: bool) -> boo
     """``seat``'s player agrees with the card as it is at ``version`` (the one their page
     showed: a card changed since is refused as stale, so nobody agrees blind). Returns
     whether this was new (agreeing again with the same card changes nothing)."""
-    if seat not in (0, 1):
-        raise NotFound(gettext("There is no such seat."))
     with writing():
         game = locked_game(game_id, version, settled_ok=True)
+        _check_seat(game, seat)
         if not game.deal_count:
             raise Conflict(gettext("There is no deal to agree with yet."))
         standing = agreements(game)[seat]

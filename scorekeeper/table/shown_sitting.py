@@ -75,6 +75,8 @@ class Settling:
     #: The payer's balance, and each deal (and the end) that moved it.
     balance: str
     lines: list[str]
+    #: The payer's seat.
+    seat: int
 
 
 @dataclass(frozen=True)
@@ -210,6 +212,7 @@ def _settling(sitting: Sitting, names: Sequence[str], *, paid: bool) -> list[Set
             payer=names[payer],
             balance=signed_money(sitting.balances[payer]),
             lines=made[payer],
+            seat=payer,
         )
         for payer, payments in by_payer.items()
     ]

@@ -327,13 +327,15 @@ def mark_paid(game_id: int) -> tuple[str, int] | Response:
     # The page's button asks for the question (a script, or a page from before agreements
     # existed, marks it paid as it always did).
     asked = request.form.get("ask") == "agreements" and "anyway" not in request.form
-    asked = asked and game.is_mille  # the other games' agreements are a later step
     if asked and game.finished and not game.locked:
         missing = seats.missing_agreements(game)
         form = GameChangeForm()
         if missing and form.validate_on_submit():
             names = [game.player(seat).name for seat in missing]
-            return _render_game(game, ask_paid=(names, form.version.data or ""))
+            ask_paid = (names, form.version.data or "")
+            if not game.is_mille:
+                return kind_pages.render(game, ask_paid=ask_paid)
+            return _render_game(game, ask_paid=ask_paid)
     return _change(
         game,
         lambda version: closing.mark_paid(game_id, version=version),

@@ -12,6 +12,11 @@
 // same user, as the server's fresh page says. A deal kept by someone else, or planted in
 // the storage, is shown with a choice: send it as me, or discard it. When the session
 // has ended the page says "Sign in again" and stops trying until it is opened again.
+// The other games (data-body="json" on #offline) keep a deal as the JSON body the API takes,
+// built from what each field of the form says of its place in it (data-json-*), and send
+// it to the deal form's address under this page's session and CSRF token, with its token as
+// the Idempotency-Key: no game's rules are copied here, so the card shows a kept deal as
+// "not yet saved" and the balances say in words that they wait for the network.
 // Without this script the page works as before.
 "use strict";
 
@@ -26,6 +31,8 @@
   // Whose deals are sent: the signed-in user of this page, then of the server's fresh page.
   let owner = document.body.dataset.owner || "";
   let stopped = false; // the session ended, or the server refuses this page: no more tries
+  // Another game than Mille: its deals are kept as JSON bodies, and nothing is worked out.
+  const asJson = text.body === "json";
 
   // The service worker, registered from the site's root so it covers the game pages.
   if ("serviceWorker" in navigator && text.worker) {
@@ -188,6 +195,10 @@
 
   // The deals kept on this phone, on the card: provisional rows and totals, and what was refused.
   function render() {
+    if (asJson) {
+      renderKept();
+      return;
+    }
     document.querySelectorAll(".unsaved-row, #unsaved").forEach((old) => old.remove());
     const list = load();
     const form = document.querySelector("main form.deal-form");
@@ -303,6 +314,10 @@
 
   // A deal saved offline: kept, with a token of its own and the version it was typed on.
   function keep(form) {
+    if (asJson) {
+      keepBody(form);
+      return;
+    }
     const read = (name) => (form.elements.namedItem(name) ? String(form.elements.namedItem(name).value).trim() : "");
     const chosen = form.querySelector('input[name="out"]:checked');
     const whole = (value) => /^[-−]?\d+$/.test(value) ? parseInt(value.replace("−", "-"), 10) : null;
@@ -383,6 +398,10 @@
   function errorIn(html) { return reasonIn(parsed(html), ": "); }
 
   async function send() {
+    if (asJson) {
+      await sendBodies();
+      return;
+    }
     if (sending || stopped) return;
     if (!load().some((deal) => !deal.reason && deal.owner === owner && owner)) return;
     sending = true;
@@ -476,6 +495,207 @@
       store(list);
     }
     // The server's card, with the server's circles, stars, end and settlement.
+    if (saved || refused) window.location.reload();
+    else render();
+  }
+
+  // Another game's deals ------------------------------------------------------------------
+
+  // The body the API takes, from the form: each field says where its value goes
+  // (data-json-path: "counts.2", "honours.jack"), each choice what it puts there
+  // (data-json-value, JSON), and what it fills in when left empty (data-json-fills).
+  function place(body, path, value) {
+    const parts = path.split(".");
+    let at = body;
+    parts.forEach((part, index) => {
+      if (index === parts.length - 1) {
+        at[part] = value;
+        return;
+      }
+      if (at[part] === undefined) at[part] = /^\d+$/.test(parts[index + 1]) ? [] : {};
+      at = at[part];
+    });
+  }
+  function placed(body, path) {
+    return path.split(".").reduce((at, part) => (at === undefined || at === null ? undefined : at[part]), body);
+  }
+  function bodyOf(form) {
+    const body = {};
+    const fills = [];
+    form.querySelectorAll("[data-json-path]").forEach((field) => {
+      const path = field.dataset.jsonPath;
+      if (field.type === "radio" || field.tagName === "SELECT") {
+        const chosen = field.type === "radio" ? (field.checked ? field : null) : field.selectedOptions[0];
+        if (!chosen || chosen.dataset.jsonValue === undefined) return; // left out: the server says so
+        place(body, path, JSON.parse(chosen.dataset.jsonValue));
+        if (chosen.dataset.jsonFills) fills.push(JSON.parse(chosen.dataset.jsonFills));
+      } else if (field.dataset.jsonType === "boolean") {
+        place(body, path, field.checked);
+      } else {
+        // A whole number as a number; anything else as typed, for the server to refuse.
+        const typed = field.value.trim().replace("−", "-");
+        place(body, path, typed === "" ? null : /^[-+]?\d{1,9}$/.test(typed) ? Number(typed) : typed);
+      }
+    });
+    for (const filled of fills) {
+      for (const [path, value] of Object.entries(filled)) {
+        if (placed(body, path) === null || placed(body, path) === undefined) place(body, path, value);
+      }
+    }
+    return body;
+  }
+
+  function keepBody(form) {
+    const list = load();
+    const card = live();
+    const deal = { token: newToken(), body: bodyOf(form), reason: "", owner, page: text.page };
+    // Typed on the card plus the deals kept before it: each is the next version.
+    deal.version = Number(card ? card.dataset.version : 0) + list.filter((kept) => !kept.reason && kept.owner === owner).length;
+    list.push(deal);
+    store(list);
+    form.reset();
+    form.querySelectorAll(".live-notice, .offline-said").forEach((note) => note.remove());
+    render();
+    say(form, text.kept);
+    const first = form.querySelector("input[type=radio], select, input");
+    if (first) first.focus();
+  }
+
+  // "Deal 4" on the form while two are kept; its own words back once they are sent.
+  function dealHeading(form, next) {
+    const heading = form && form.querySelector("h2");
+    if (!heading) return;
+    if (next !== null) {
+      if (heading.dataset.plain === undefined) heading.dataset.plain = heading.textContent;
+      heading.textContent = text.dealNumber.replace("{number}", next);
+    } else if (heading.dataset.plain !== undefined) {
+      heading.textContent = heading.dataset.plain;
+      delete heading.dataset.plain;
+    }
+  }
+
+  // The kept deals, each "not yet saved"; the balances say they wait for the network.
+  function renderKept() {
+    document.querySelectorAll("#unsaved, .balances-waiting").forEach((old) => old.remove());
+    const card = live();
+    if (!card) return;
+    const list = load();
+    const mine = (deal) => Boolean(owner) && deal.owner === owner;
+    const waiting = list.filter((deal) => !deal.reason && mine(deal));
+    const refused = list.filter((deal) => deal.reason);
+    const others = list.filter((deal) => !deal.reason && !mine(deal));
+    const count = Number(card.dataset.deals || 0);
+    dealHeading(document.querySelector("main form.deal-form"), waiting.length ? count + waiting.length + 1 : null);
+    const summary = document.querySelector("main .summary");
+    if (summary) {
+      summary.classList.toggle("not-yet-saved", waiting.length > 0);
+      if (waiting.length) summary.append(element("p", "balances-waiting", counted(waiting.length, "waiting")));
+    }
+    // "No deal yet" is not so any more; the messages of the page as it loaded are old news.
+    document.querySelectorAll("main .scorecard > p.muted, main .flashes, #live-status").forEach((old) => {
+      if (waiting.length) old.hidden = true;
+      else if (old.matches(".scorecard > p.muted")) old.hidden = false;
+    });
+    if (!list.length) return;
+    const section = element("section", "unsaved card");
+    section.id = "unsaved";
+    section.setAttribute("aria-labelledby", "unsaved-title");
+    const title = element("h2", "", text.keptTitle);
+    title.id = "unsaved-title";
+    section.append(title);
+    if (waiting.length) {
+      const rows = element("ol", "unsaved-list");
+      waiting.forEach((deal, index) => {
+        rows.append(element("li", "", `${text.dealNumber.replace("{number}", count + index + 1)}: ${text.notSaved}`));
+      });
+      section.append(rows);
+    }
+    for (const deal of refused) {
+      const item = element("div", "refused flash flash-error");
+      item.setAttribute("role", "alert");
+      item.append(element("p", "", text.refusedTitle), element("p", "reason", deal.reason));
+      item.append(...choices(deal, text.recordAgain));
+      section.append(item);
+    }
+    for (const deal of others) {
+      const item = element("div", "foreign flash flash-error");
+      item.setAttribute("role", "alert");
+      item.append(element("p", "", text.foreignTitle), element("p", "reason", text.foreign));
+      item.append(...choices(deal, text.sendAsMe));
+      section.append(item);
+    }
+    const place = document.querySelector("main .scorecard");
+    if (place) place.before(section);
+    else document.querySelector("main").append(section);
+  }
+
+  // The page's own CSRF token (the newest page's, once a save put a new one in place).
+  function csrfToken() {
+    const current = document.getElementById("offline");
+    return current ? current.dataset.csrf || "" : "";
+  }
+
+  // Each kept deal of this user, in order, as the API's JSON under this page's session; the
+  // server answers JSON: 201 saved, 200 saved already (its key came before), else why not.
+  async function sendBodies() {
+    if (sending || stopped) return;
+    if (!load().some((deal) => !deal.reason && deal.owner === owner && owner)) return;
+    sending = true;
+    let saved = 0;
+    let refused = "";
+    try {
+      for (const deal of load()) {
+        if (deal.reason || deal.owner !== owner) continue; // someone else's: only by a choice
+        const body = deal.again ? deal.body : { ...deal.body, version: deal.version };
+        const headers = {
+          "Content-Type": "application/json", Accept: "application/json",
+          "Idempotency-Key": deal.token, "X-CSRFToken": csrfToken(),
+        };
+        if (deal.confirm) headers["X-Confirm"] = deal.confirm;
+        const response = await window.Mille.post(text.post, JSON.stringify(body), headers);
+        let answer = {};
+        try {
+          answer = await response.json();
+        } catch (error) {
+          answer = {};
+        }
+        offline = false;
+        banner();
+        if (response.status === 401) {
+          stop(text.sessionEnded, true); // the deal stays kept, to send once signed in
+          break;
+        }
+        if (response.status === 400) {
+          stop(answer.error || text.refusedTitle, false); // this page is too old: reload it
+          break;
+        }
+        const list = load();
+        const index = list.findIndex((kept) => kept.token === deal.token);
+        if (response.ok) {
+          if (index >= 0) list.splice(index, 1); // saved (or found already saved): the server's now
+          saved += 1;
+        } else if (index >= 0) {
+          list[index].reason = answer.error || text.refusedTitle;
+          list[index].again = false;
+          list[index].confirm = answer.confirm || ""; // "Record it again" answers its question
+          refused = deal.token;
+        }
+        store(list);
+        if (!response.ok) break; // the later ones were typed after it
+      }
+    } catch (error) {
+      offline = true;
+      banner();
+    } finally {
+      sending = false;
+    }
+    if (refused) {
+      const list = load();
+      const refusedAt = list.findIndex((deal) => deal.token === refused);
+      list.forEach((deal, index) => { if (index > refusedAt && !deal.reason && deal.owner === owner) deal.reason = text.heldBack; });
+      store(list);
+    }
+    // The server's card: its balances, its pool, who deals next.
     if (saved || refused) window.location.reload();
     else render();
   }

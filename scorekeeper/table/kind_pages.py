@@ -17,7 +17,7 @@ from scorekeeper.accounts.permissions import may, role_in
 from scorekeeper.engine.games import Sitting
 from scorekeeper.errors import Conflict, NotFound, StaleVersion
 from scorekeeper.models import AuditAction, AuditEvent, Game, Role
-from scorekeeper.table import access, audit, closing, kind_service, seats
+from scorekeeper.table import access, audit, closing, kept_deals, kind_service, seats
 from scorekeeper.table.change_forms import RematchForm
 from scorekeeper.table.deal_forms import KindDealForm, form_of, partial_of
 from scorekeeper.table.kind_card import Card, card_of
@@ -137,7 +137,9 @@ def _play(game_id: int) -> str:
 
 def record_deal(game_id: int) -> tuple[str, int] | Response:
     """The deal form sent: saved (then the card, with the next deal's form), or shown again
-    with why it wasn't."""
+    with why it wasn't. A deal kept on a phone offline comes as the API's JSON instead."""
+    if request.is_json:
+        return kept_deals.record(game_id)
     game = access.game(game_id, Role.SCOREKEEPER)
     form = deal_form(game, formdata=request.form)
     if "discard" in request.form:  # the answer to a deal refused as out of date

@@ -1,6 +1,6 @@
 """Error pages, in the reader's language (under the API, ``create_app`` answers JSON)."""
 
-from flask import redirect, render_template, request, url_for
+from flask import jsonify, redirect, render_template, request, url_for
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response
@@ -40,13 +40,25 @@ def error_page(error: HTTPException) -> tuple[str, int] | Response:
     if code == 401 and request.method == "GET":
         return redirect(url_for("auth.login", next=request.full_path.rstrip("?")))
     title, text = ERROR_PAGES.get(code, (error.name, error.description or ""))
+    return _said(code, str(title), str(text))
+
+
+def csrf_error(error: CSRFError) -> tuple[str, int] | Response:
+    if request.is_json:  # a page's script sending what it kept: it reloads the page, not a form
+        text = gettext("This page is too old to send from: reload it.")
+    else:
+        text = gettext(
+            "This form was open too long or came from elsewhere, so it was not saved. "
+            "Reload the page and enter it again."
+        )
+    return _said(400, gettext("Form expired"), text)
+
+
+def _said(code: int, title: str, text: str) -> tuple[str, int] | Response:
+    """The error page; to a page's script that sent JSON (static/offline.js), its words as
+    the API says an error: ``{"error": "<title>: <sentence>"}``."""
+    if request.is_json:
+        answer = jsonify(error=f"{title}: {text}")
+        answer.status_code = code
+        return answer
     return render_template("errors/error.html", code=code, title=title, text=text), code
-
-
-def csrf_error(error: CSRFError) -> tuple[str, int]:
-    text = gettext(
-        "This form was open too long or came from elsewhere, so it was not saved. "
-        "Reload the page and enter it again."
-    )
-    title = gettext("Form expired")
-    return render_template("errors/error.html", code=400, title=title, text=text), 400

@@ -18,7 +18,15 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Self
 
 from flask_babel.speaklater import LazyString
-from wtforms import Field, HiddenField, RadioField, SelectChoice, StringField, SubmitField
+from wtforms import (
+    BooleanField,
+    Field,
+    HiddenField,
+    RadioField,
+    SelectChoice,
+    StringField,
+    SubmitField,
+)
 
 from scorekeeper.engine.counting import Rank
 from scorekeeper.engine.games import Entry, GameKind, Problem, Refused, Setup, kind_named
@@ -121,7 +129,45 @@ class KindDealForm(GameChangeForm):
         form.setup, form.names, form.sides = setup, list(names), [list(s) for s in sides]
         form.warnings, form.group_errors = [], {}
         form.name_choices()
+        form.mark_json()
         return form  # type: ignore[return-value]
+
+    #: The choices whose value is JSON's null in the body ("nobody went out", "spoilt").
+    null_choices: ClassVar[tuple[str, ...]] = ()
+
+    def mark_json(self) -> None:
+        """Say on each field where its value goes in the deal's body, and each choice what
+        it puts there (``data-json-*``): a script builds the body the API takes from the
+        page (the offline queue, static/offline.js) without knowing any game's rules."""
+        for field in self:
+            if isinstance(field, HiddenField | SubmitField) or field.name == "csrf_token":
+                continue
+            kind = "boolean" if isinstance(field, BooleanField) else "number"
+            field.render_kw = {
+                **(field.render_kw or {}),
+                "data-json-path": field.name.replace("_", "."),
+                **({} if isinstance(field, RadioField) else {"data-json-type": kind}),
+            }
+            if isinstance(field, RadioField):
+                field.choices = [
+                    SelectChoice(c.value, c.label, render_kw=self.choice_json(field, c.value))
+                    for c in field.choices  # type: ignore[union-attr]
+                ]
+
+    def choice_json(self, field: RadioField, value: str) -> dict[str, str]:
+        """A choice's value as JSON (a seat or a side is a number), and what choosing it
+        leaves as the value of a number left empty (:meth:`fills`)."""
+        said = None if value in self.null_choices else int(value) if value.isdigit() else value
+        fills = self.fills(field, value)
+        return {
+            "data-json-value": json.dumps(said),
+            **({"data-json-fills": json.dumps(fills)} if fills else {}),
+        }
+
+    def fills(self, field: RadioField, value: str) -> dict[str, object]:
+        """The numbers choosing ``value`` in ``field`` fills in when left empty, by their
+        place in the body (who went out holds nothing: ``{"counts.2": 0}``)."""
+        return {}
 
     @property
     def engine(self) -> GameKind:

@@ -29,6 +29,8 @@ class SpoilFiveForm(KindDealForm):
         "winner": _l("Choose who won three tricks, or that the deal was spoilt.")
     }
 
+    null_choices = (SPOILT,)
+
     winner = seat_choice(_l("Who won three tricks?"))
     jink = RadioField(
         _l("A jink?"),

@@ -5,7 +5,7 @@ from collections.abc import Mapping
 from typing import ClassVar
 
 from flask_babel.speaklater import LazyString
-from wtforms import Field
+from wtforms import Field, RadioField
 
 from scorekeeper.engine.games import Entry
 from scorekeeper.engine.games.rummy_family import CARD_VALUES
@@ -51,6 +51,11 @@ class WentOutForm(KindDealForm):
 
     def name_choices(self) -> None:
         self.seat_choices(self.out, *([(NOBODY, self.nobody)] if self.nobody else []))
+
+    null_choices = (NOBODY,)
+
+    def fills(self, field: RadioField, value: str) -> dict[str, object]:
+        return {f"counts.{value}": 0} if field is self.out and value.isdigit() else {}
 
     def entry(self) -> dict[str, object]:
         out = self.chosen_seat(self.out, NOBODY if self.nobody else None)

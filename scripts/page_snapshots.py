@@ -416,7 +416,10 @@ def masked(page: str) -> str:
     page = re.sub(r"\?v=[0-9a-f]{8,}", "?v=HASH", page)
     # The app's version in every page's footer (since 0.3.0): a release is not a change of
     # the pages it shows.
-    return re.sub(r'\n *<p class="version">[^<]*</p>', "", page)
+    page = re.sub(r'\n *<p class="version">[^<]*</p>', "", page)
+    # Tonight beside New game in every page's header for a scorekeeper (issue 38, point 11):
+    # one link the old pages lacked, not a change of what they show.
+    return re.sub(r'\n *<a class="nav-tonight" href="[^"]*">[^<]*</a>', "", page)
 
 
 def main(argv: list[str] | None = None) -> None:

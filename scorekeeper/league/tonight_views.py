@@ -9,7 +9,7 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, u
 from werkzeug.datastructures import MultiDict
 from werkzeug.wrappers import Response
 
-from scorekeeper.accounts.permissions import league_or_404
+from scorekeeper.accounts.permissions import acting_user, league_or_404, scorekeeping_leagues
 from scorekeeper.engine.games import KINDS, GameKind
 from scorekeeper.errors import Conflict, ServiceError
 from scorekeeper.league import queries
@@ -24,6 +24,18 @@ bp = Blueprint("tonight", __name__)
 
 #: What a page of Tonight was asked: the query of a GET, the form of a POST.
 Asked = MultiDict[str, str]
+
+
+@bp.get("/tonight")
+def tonight_default() -> str | Response:
+    """Tonight (the menu's and the home page's): straight to the one league the user keeps
+    score in, else choose one."""
+    if acting_user() is None:
+        abort(401)  # to the sign-in page, and back here
+    leagues = scorekeeping_leagues()
+    if len(leagues) == 1:
+        return redirect(url_for(".tonight", slug=leagues[0].slug))
+    return render_template("league/choose_tonight.html", leagues=leagues)
 
 
 @bp.route("/leagues/<slug>/tonight", methods=["GET", "POST"])

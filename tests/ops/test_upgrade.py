@@ -176,6 +176,8 @@ CHANGED_ON_PURPOSE = {
     "owes": "settle up a night",
     # Issue 37: Tonight asks which game, and ticks who is here tonight (issue 38, point 10).
     "tonight": "a game is picked",
+    # Issue 38, point 15: the games in progress come first, above the introduction.
+    "home": "games in progress first",
 }
 
 

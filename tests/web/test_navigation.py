@@ -122,6 +122,49 @@ def test_a_visitor_signs_in_and_then_starts_a_game(client):
     assert 'href="/login?next=/games/new"' in home  # "Sign in to keep score"
 
 
+# Tonight ------------------------------------------------------------------------------------
+
+
+def test_tonight_is_beside_new_game_in_the_menu_and_on_home_for_a_scorekeeper(app, auth):
+    add_league(app, "Friday club")
+    keeper = auth.member("scorekeeper", league="friday-club")
+    home = keeper.get("/").get_data(as_text=True)
+    header = links(menu(home))
+    assert header.index("/tonight") == header.index("/games/new") + 1
+    main = home.partition('<main id="main">')[2]
+    assert "/leagues/friday-club/tonight" in links(main)  # the one league: straight there
+    response = keeper.get("/tonight")
+    assert response.status_code == 302
+    assert response.headers["Location"] == "/leagues/friday-club/tonight"
+    assert keeper.get("/leagues/friday-club/tonight").status_code == 200
+
+
+def test_tonight_asks_which_league_of_someone_keeping_score_in_several(app, table):
+    add_league(app, "Friday club")
+    page = table.client.get("/tonight")
+    assert page.status_code == 200
+    main = page.get_data(as_text=True).partition('<main id="main">')[2]
+    assert [href for href in links(main) if href.endswith("/tonight")] == [
+        "/leagues/our-table/tonight",
+        "/leagues/friday-club/tonight",
+    ]
+    home = table.client.get("/").get_data(as_text=True).partition('<main id="main">')[2]
+    assert "/tonight" in links(home)
+
+
+def test_tonight_is_not_offered_to_a_viewer_nor_a_visitor(app, auth, client):
+    add_league(app, "Friday club")
+    viewer = auth.member("viewer", league="friday-club")
+    for visitor in (viewer, client):
+        assert not [h for h in links(visitor.get("/").get_data(as_text=True)) if "tonight" in h]
+    response = client.get("/tonight")
+    assert response.status_code == 302
+    assert response.headers["Location"] == "/login?next=/tonight"
+    page = viewer.get("/tonight")  # typed in: told why, not a 403
+    assert page.status_code == 200
+    assert "You don't keep score in any league yet" in page.get_data(as_text=True)
+
+
 def test_home_shows_the_games_in_progress_of_every_league_one_keeps_score_in(app, auth, table):
     add_league(app, "Friday club")
     add_league(app, "Secret club", public=False)

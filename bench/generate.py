@@ -533,9 +533,13 @@ def _report(
     )
 
 
-def generate_into(app: Flask, **options: Any) -> Generated:
+def generate_into(app: Flask, *, mixed: bool = False, **options: Any) -> Generated:
+    """A league made in ``app``'s database: of Mille alone, or ``mixed`` across every game
+    (:mod:`.mixed`)."""
+    from .mixed import generate_mixed  # it builds on this module
+
     with app.app_context():
-        made = generate(**options)
+        made = (generate_mixed if mixed else generate)(**options)
         db.session.remove()
     return made
 
@@ -548,7 +552,8 @@ def fingerprint() -> str:
     """Changes whenever the generator or the schema does, so a stale league isn't reused."""
     digest = hashlib.sha256()
     root = Path(__file__).resolve().parent.parent
-    sources = [root / "bench" / "generate.py"]
+    sources = [root / "bench" / "generate.py", root / "bench" / "mixed.py"]
+    sources += sorted((root / "scorekeeper" / "engine" / "games").glob("*.py"))
     sources += sorted((root / "scorekeeper" / "records").glob("*.py"))  # the derived tables
     sources += sorted((root / "scorekeeper" / "migrations" / "versions").glob("*.py"))
     for path in sources:
@@ -556,10 +561,13 @@ def fingerprint() -> str:
     return digest.hexdigest()[:12]
 
 
-def cached_sqlite_league(cache: Path, games: int, players: int, seed: int) -> Path:
-    """An SQLite file holding a generated league, made once per size, seed and schema and
-    kept in ``cache`` (copy it before writing to it); older generations are removed."""
-    name = f"league-{games}g-{players}p-seed{seed}"
+def cached_sqlite_league(
+    cache: Path, games: int, players: int, seed: int, *, mixed: bool = False
+) -> Path:
+    """An SQLite file holding a generated league (``mixed``: across every game), made once
+    per size, seed and schema and kept in ``cache`` (copy it before writing to it); older
+    generations are removed."""
+    name = f"league-{'mixed-' if mixed else ''}{games}g-{players}p-seed{seed}"
     cached = cache / f"{name}-{fingerprint()}.sqlite"
     if cached.exists():
         print(f"  using the league cached in {cached}", flush=True)
@@ -569,7 +577,7 @@ def cached_sqlite_league(cache: Path, games: int, players: int, seed: int) -> Pa
         path = Path(work) / "league.sqlite"
         app = make_app(f"sqlite:///{path}")
         try:
-            made = generate_into(app, players=players, games=games, seed=seed)
+            made = generate_into(app, players=players, games=games, seed=seed, mixed=mixed)
         finally:
             dispose(app)
         print("  " + made.summary().replace("\n", "\n  "), flush=True)
@@ -596,6 +604,11 @@ def main(argv: Sequence[str] | None = None) -> None:
         "--unpaid", type=int, default=40, help="about this many recent games unpaid"
     )
     parser.add_argument("--scorekeepers", type=int, default=0, help="extra scorekeeper accounts")
+    parser.add_argument(
+        "--mixed",
+        action="store_true",
+        help="games of all eight games, not Mille alone (at least 12 players)",
+    )
     args = parser.parse_args(argv)
     app = make_app(args.db)
     try:
@@ -608,6 +621,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             in_progress=args.in_progress,
             unpaid_recent=args.unpaid,
             scorekeepers=args.scorekeepers,
+            mixed=args.mixed,
         )
     finally:
         dispose(app)

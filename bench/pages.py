@@ -32,9 +32,12 @@ from flask.testing import FlaskClient
 from sqlalchemy import func, select
 from werkzeug.test import TestResponse
 
+from scorekeeper.accounts.tokens import create_token
+from scorekeeper.accounts.users import user_by_name
 from scorekeeper.engine import Rules, Seat, Stakes, Tally
 from scorekeeper.engine.games import kind_named
-from scorekeeper.models import Deal, Game, GameResult, League, PairRecord, Player, db
+from scorekeeper.league.kind_standings import games_played
+from scorekeeper.models import MILLE, Deal, Game, GameResult, League, PairRecord, Player, db
 from scorekeeper.table import kind_service, starting
 from scorekeeper.table import service as game_service
 from tests.databases import server_database
@@ -143,6 +146,11 @@ class Targets:
     finishing: list[int]  # games one deal from their end, one per request
     versions: dict[int, int]
     sittings: dict[str, int]  # the other games' pages measured, by page
+    #: A mixed league's (``--mixed``): the other games it played, the newest unpaid
+    #: finished games (a night to settle up), and an API token of the scorekeeper.
+    kinds: list[str] = field(default_factory=list)
+    night: list[int] = field(default_factory=list)
+    token: str = ""
 
 
 def choose_targets(app: Flask, finishing: int) -> Targets:
@@ -151,26 +159,35 @@ def choose_targets(app: Flask, finishing: int) -> Targets:
     ``finishing`` games at 1,100 to 1,000, for the deal that ends each."""
     with app.app_context():
         league_id = db.session.scalars(select(League.id).where(League.slug == SLUG)).one()
-        in_league = Game.league_id == league_id
+        in_league = (Game.league_id == league_id) & (Game.kind == MILLE)
         open_game = db.session.scalars(
             select(Game.id)
             .where(in_league, Game.status == "in_progress")
             .order_by(Game.deal_count.desc(), Game.id.desc())
             .limit(1)
-        ).one()
-        # A finished game of about a dozen deals with a chapeau and a star: every line.
-        finished = db.session.scalars(
-            select(Game.id)
-            .where(
-                in_league,
-                Game.status == "finished",
-                Game.deal_count.between(10, 14),
-                Game.chapeaux0 + Game.chapeaux1 > 0,
-                Game.stars0 + Game.stars1 > 0,
-            )
-            .order_by(Game.id.desc())
-            .limit(1)
-        ).one()
+        ).first()
+        # A finished game of about a dozen deals with a chapeau and a star: every line (in
+        # a mixed league of 200 games, whose few games of Mille may have none, any).
+        finished = (
+            db.session.scalars(
+                select(Game.id)
+                .where(
+                    in_league,
+                    Game.status == "finished",
+                    Game.deal_count.between(10, 14),
+                    Game.chapeaux0 + Game.chapeaux1 > 0,
+                    Game.stars0 + Game.stars1 > 0,
+                )
+                .order_by(Game.id.desc())
+                .limit(1)
+            ).first()
+            or db.session.scalars(
+                select(Game.id)
+                .where(in_league, Game.status == "finished", Game.deal_count.between(10, 14))
+                .order_by(Game.id.desc())
+                .limit(1)
+            ).one()
+        )
         player = db.session.scalars(
             select(GameResult.player_id)
             .where(GameResult.league_id == league_id)
@@ -184,9 +201,12 @@ def choose_targets(app: Flask, finishing: int) -> Targets:
             .order_by(PairRecord.played.desc(), PairRecord.player_id, PairRecord.opponent_id)
             .limit(1)
         ).one()
-        total = db.session.scalar(select(func.count()).where(in_league)) or 0
+        total = db.session.scalar(select(func.count()).where(Game.league_id == league_id)) or 0
         deep_after = db.session.scalars(
-            select(Game.id).where(in_league).order_by(Game.id.desc()).offset(total * 9 // 10)
+            select(Game.id)
+            .where(Game.league_id == league_id)
+            .order_by(Game.id.desc())
+            .offset(total * 9 // 10)
         ).first()
         names = db.session.execute(
             select(Game.player0_id, Game.player1_id).where(Game.id == finished)
@@ -216,7 +236,10 @@ def choose_targets(app: Flask, finishing: int) -> Targets:
             game = game_service.record_deal(game.id, Tally(Seat.FIRST, (1100, 1000))).game
             ending.append(game.id)
             versions[game.id] = game.version
+        if open_game is None:  # a mixed league's games in progress may be of other games
+            open_game = _mille_in_progress(league_id, _names_of(names))
         sittings = other_games(league_id)
+        mixed = mixed_targets(league_id)
         db.session.remove()
     return Targets(
         league_id,
@@ -229,7 +252,44 @@ def choose_targets(app: Flask, finishing: int) -> Targets:
         ending,
         versions,
         sittings,
+        *mixed,
     )
+
+
+def _mille_in_progress(league_id: int, names: tuple[str, str]) -> int:
+    """A game of Mille eight deals in (2,000 to 1,200 of 5,000), recorded by the service."""
+    game = starting.start_game(
+        league_id, names, Rules(), Stakes.from_small(100), Seat.FIRST, create_players=False
+    )
+    for number in range(8):
+        game = game_service.record_deal(game.id, Tally(Seat(number % 2), (250, 150))).game
+    return game.id
+
+
+#: The unpaid finished games settled up as a night on the settle-up page (the newest).
+NIGHT_GAMES = 10
+
+
+def mixed_targets(league_id: int) -> tuple[list[str], list[int], str]:
+    """In a mixed league, the other games it has played, its newest unpaid finished games
+    (a night to settle up) and an API token of the scorekeeper; nothing in Mille's alone."""
+    kinds = [kind for kind in games_played(league_id) if kind != MILLE]
+    if not kinds:
+        return [], [], ""
+    night = db.session.scalars(
+        select(Game.id)
+        .where(
+            Game.league_id == league_id,
+            Game.status == "finished",
+            Game.paid_at.is_(None),
+            Game.abandoned_at.is_(None),
+        )
+        .order_by(Game.finished_at.desc(), Game.id.desc())
+        .limit(NIGHT_GAMES)
+    ).all()
+    user = user_by_name(SCOREKEEPER)
+    assert user is not None
+    return kinds, list(night), create_token(user.id, "bench")
 
 
 #: The other games' pages measured beside Mille's (issue 36): the longest card a table
@@ -275,8 +335,6 @@ def pages(
     targets: Targets, recorder: FlaskClient
 ) -> dict[str, Callable[[FlaskClient], TestResponse]]:
     """Each measured page: a request made with the signed-in scorekeeper's client."""
-    league = f"/leagues/{SLUG}"
-    a, b = targets.pair
     turn = iter(range(10**9))
 
     def record(_client: FlaskClient) -> TestResponse:
@@ -315,6 +373,45 @@ def pages(
     def get(url: str) -> Callable[[FlaskClient], TestResponse]:
         return lambda client: client.get(url)
 
+    return _base_pages(targets, record, finish, get) | mixed_pages(targets, get)
+
+
+def mixed_pages(
+    targets: Targets, get: Callable[[str], Callable[[FlaskClient], TestResponse]]
+) -> dict[str, Callable[[FlaskClient], TestResponse]]:
+    """A mixed league's pages (issue 37): the standings of each game, on the league's page
+    and through the API, and settling up tonight (none: the unpaid games to tick) and a
+    night of :data:`NIGHT_GAMES` games."""
+    if not targets.kinds:
+        return {}
+    league = f"/leagues/{SLUG}"
+    bearer = {"Authorization": f"Bearer {targets.token}"}
+    api = f"/api/v1{league}/standings"
+
+    def from_api(url: str) -> Callable[[FlaskClient], TestResponse]:
+        return lambda client: client.get(url, headers=bearer)
+
+    night = "&".join(f"games={game_id}" for game_id in targets.night)
+    return {
+        **{f"standings: {kind}": get(f"{league}?game={kind}") for kind in targets.kinds},
+        "API standings: mille": from_api(api),
+        **{f"API standings: {kind}": from_api(f"{api}?game={kind}") for kind in targets.kinds},
+        "settle-up, tonight": get(f"{league}/settle-up"),
+        f"settle-up, {len(targets.night)} games": get(f"{league}/settle-up?{night}"),
+        f"API settle-up, {len(targets.night)} games": from_api(
+            f"/api/v1{league}/settle-up?games={','.join(map(str, targets.night))}"
+        ),
+    }
+
+
+def _base_pages(
+    targets: Targets,
+    record: Callable[[FlaskClient], TestResponse],
+    finish: Callable[[FlaskClient], TestResponse],
+    get: Callable[[str], Callable[[FlaskClient], TestResponse]],
+) -> dict[str, Callable[[FlaskClient], TestResponse]]:
+    league = f"/leagues/{SLUG}"
+    a, b = targets.pair
     return {
         BASELINE: get("/_bench/baseline"),
         LAYOUT: get("/_bench/layout"),
@@ -406,29 +503,34 @@ def measure(apps: list[Flask], rounds: int) -> list[dict[str, Timing]]:
 
 
 @contextmanager
-def sqlite_league(games: int, players: int, seed: int, cache: Path | None) -> Iterator[str]:
-    """A copy of a generated SQLite league (generated once per size, seed and schema)."""
+def sqlite_league(
+    games: int, players: int, seed: int, cache: Path | None, *, mixed: bool = False
+) -> Iterator[str]:
+    """A copy of a generated SQLite league (generated once per size, seed and schema;
+    ``mixed``: across every game)."""
     with tempfile.TemporaryDirectory(prefix="mille-bench-") as work:
         path = Path(work) / "league.sqlite"
         if cache is None:
-            _generate(f"sqlite:///{path}", games, players, seed)
+            _generate(f"sqlite:///{path}", games, players, seed, mixed=mixed)
         else:
-            shutil.copy(cached_sqlite_league(cache, games, players, seed), path)
+            shutil.copy(cached_sqlite_league(cache, games, players, seed, mixed=mixed), path)
         yield f"sqlite:///{path}"
 
 
 @contextmanager
-def postgres_league(server: str, games: int, players: int, seed: int) -> Iterator[str]:
+def postgres_league(
+    server: str, games: int, players: int, seed: int, *, mixed: bool = False
+) -> Iterator[str]:
     """A fresh PostgreSQL database with a generated league, dropped afterwards."""
     with server_database(server, prefix="mille_bench") as url:
-        _generate(url, games, players, seed)
+        _generate(url, games, players, seed, mixed=mixed)
         yield url
 
 
-def _generate(url: str, games: int, players: int, seed: int) -> Generated:
+def _generate(url: str, games: int, players: int, seed: int, *, mixed: bool) -> Generated:
     app = make_app(url)
     try:
-        made = generate_into(app, players=players, games=games, seed=seed)
+        made = generate_into(app, players=players, games=games, seed=seed, mixed=mixed)
     finally:
         dispose(app)
     print("  " + made.summary().replace("\n", "\n  "), flush=True)
@@ -521,6 +623,11 @@ def main(argv: list[str] | None = None) -> None:
         "--cache", type=Path, default=CACHE_DIR, help="where SQLite leagues are kept"
     )
     parser.add_argument("--no-cache", action="store_true")
+    parser.add_argument(
+        "--mixed",
+        action="store_true",
+        help="leagues of all eight games (issue 37): each game's standings and settling up too",
+    )
     args = parser.parse_args(argv)
     small, big = (int(size) for size in args.sizes.split(","))
     databases = ["sqlite", "postgresql"] if args.db == "both" else [args.db]
@@ -534,9 +641,11 @@ def main(argv: list[str] | None = None) -> None:
                 league: Any
                 if database == "sqlite":
                     cache = None if args.no_cache else args.cache
-                    league = sqlite_league(games, args.players, args.seed, cache)
+                    league = sqlite_league(games, args.players, args.seed, cache, mixed=args.mixed)
                 else:
-                    league = postgres_league(args.postgres, games, args.players, args.seed)
+                    league = postgres_league(
+                        args.postgres, games, args.players, args.seed, mixed=args.mixed
+                    )
                 leagues.append((games, stack.enter_context(league)))
             print(f"measuring both, {args.requests} requests a page each…", flush=True)
             runs = run_sizes(leagues, args.requests)

@@ -6,7 +6,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Final
 
-from sqlalchemy import and_, bindparam, func, or_, select, tuple_
+from sqlalchemy import ColumnElement, and_, bindparam, func, or_, select, tuple_
 from sqlalchemy.orm import aliased, joinedload
 
 from scorekeeper.engine.settle_up import fewest_payments
@@ -117,6 +117,12 @@ class Payment:
     #: Paid as a file said, not marked here: who imported it (None: nobody since removed).
     imported_by: str | None = None
     imported: bool = False
+    #: Who paid whom, and how much in all: Mille's loser to its winner, its amount due; in
+    #: any other game, every player who ended below zero to every one above, the sum of
+    #: what they were owed (its settlement's total).
+    payers: tuple[Player, ...] = ()
+    payees: tuple[Player, ...] = ()
+    amount: int = 0
 
 
 @dataclass(frozen=True)
@@ -162,11 +168,51 @@ def payments(league_id: int, *, after: int | None = None, limit: int = PAGE_SIZE
         if cursor is not None:
             query, values = _PAYMENTS_AFTER, {**values, "paid_at": cursor, "after": after}
     rows = db.session.execute(query, values).all()
+    games = [row[0] for row in rows[:limit]]
+    sides = _sides_of(games)
     found = [
-        Payment(game, username, imported_by, imported=event is not None)
+        Payment(game, username, imported_by, event is not None, *sides[game.id])
         for game, username, event, imported_by in rows[:limit]
     ]
     return PaymentPage(found, found[-1].game.id if len(rows) > limit else None)
+
+
+#: A payment's payers, payees and amount.
+Sides = tuple[tuple[Player, ...], tuple[Player, ...], int]
+
+
+def _sides_of(games: list[Game]) -> dict[int, Sides]:
+    """Each game's payers, payees and amount paid (:class:`Payment`): a game of Mille's
+    from its columns, the others' from the sums of their ledgers (two reads for all of them
+    when there are some, none when there are not)."""
+    sides: dict[int, Sides] = {
+        game.id: (
+            (game.player(1 - (game.winner_seat or 0)),),
+            (game.player(game.winner_seat or 0),),
+            game.amount_due or 0,
+        )
+        for game in games
+        if game.kind == MILLE
+    }
+    others = [game.id for game in games if game.kind != MILLE]
+    if not others:
+        return sides
+    nets = _balances_of(Movement.game_id.in_(others))
+    seated = db.session.execute(
+        select(GameSeat.game_id, GameSeat.seat, Player)
+        .join(Player, Player.id == GameSeat.player_id)
+        .where(GameSeat.game_id.in_(others))
+        .order_by(GameSeat.game_id, GameSeat.seat)
+    )
+    players = {(game_id, seat): player for game_id, seat, player in seated}
+    for game_id in others:
+        by_seat = sorted(nets.get(game_id, {}).items())
+        sides[game_id] = (
+            tuple(players[game_id, seat] for seat, net in by_seat if net < 0),
+            tuple(players[game_id, seat] for seat, net in by_seat if net > 0),
+            sum(net for _, net in by_seat if net > 0),
+        )
+    return sides
 
 
 @dataclass(frozen=True)
@@ -222,12 +268,17 @@ def _unpaid_balances(league_id: int) -> dict[int, dict[int, int]]:
         Game.paid_at.is_(None),
         Game.abandoned_at.is_(None),
     )
+    return _balances_of(Movement.game_id.in_(unpaid))
+
+
+def _balances_of(games: ColumnElement[bool]) -> dict[int, dict[int, int]]:
+    """Each seat's balance in the games of the ledger's rows ``games`` picks, by game."""
     balances: dict[int, dict[int, int]] = defaultdict(lambda: defaultdict(int))
     sums = db.session.execute(
         select(
             Movement.game_id, Movement.payer_seat, Movement.payee_seat, func.sum(Movement.amount)
         )
-        .where(Movement.game_id.in_(unpaid))
+        .where(games)
         .group_by(Movement.game_id, Movement.payer_seat, Movement.payee_seat)
     )
     for game_id, payer, payee, amount in sums:  # the pool's side is nobody's

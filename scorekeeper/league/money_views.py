@@ -112,7 +112,7 @@ def _night_games(league: League, ids: list[int] | None) -> list[Game]:
     finished games of the league are left out, and said so."""
     if ids is None:
         return nights.unpaid_games(league, since=nights.night_began(league.time_zone))
-    unpaid = {game.id: game for game in nights.unpaid_games(league)}
+    unpaid = {game.id: game for game in nights.unpaid_games(league, ids=ids)}
     gone = [game_id for game_id in ids if game_id not in unpaid]
     if gone:
         flash(gettext("Some games ticked are no longer unpaid: they are left out."), "error")
@@ -125,7 +125,7 @@ def _render_night(league: League, games: list[Game], *, ask: bool = False) -> st
         "league/settle_up.html",
         league=league,
         night=night,
-        unpaid=nights.unpaid_games(league)[:MAX_SHOWN],
+        unpaid=nights.unpaid_games(league, limit=MAX_SHOWN),
         chosen={game.id for game in games},
         handles={payment.payee.id: handle_of(payment.payee) for payment in night.payments}
         if night

@@ -100,9 +100,16 @@ def night_began(time_zone: str | None, now: datetime | None = None) -> datetime:
     return began.astimezone(UTC).replace(tzinfo=None)
 
 
-def unpaid_games(league: League, *, since: datetime | None = None) -> list[Game]:
-    """The league's finished games not yet paid nor abandoned, newest first (finished
-    since ``since`` if given)."""
+def unpaid_games(
+    league: League,
+    *,
+    since: datetime | None = None,
+    ids: Sequence[int] | None = None,
+    limit: int | None = None,
+) -> list[Game]:
+    """The league's finished games not yet paid nor abandoned, newest first: those finished
+    since ``since``, of ``ids``, or the ``limit`` newest, if given. A page reads only those
+    it shows, whatever the number of the league's unpaid games."""
     query = select(Game).where(
         Game.league_id == league.id,
         Game.status == FINISHED,
@@ -111,7 +118,9 @@ def unpaid_games(league: League, *, since: datetime | None = None) -> list[Game]
     )
     if since is not None:
         query = query.where(Game.finished_at >= since)
-    ordered = query.order_by(Game.finished_at.desc(), Game.id.desc())
+    if ids is not None:
+        query = query.where(Game.id.in_(list(ids)))
+    ordered = query.order_by(Game.finished_at.desc(), Game.id.desc()).limit(limit)
     return list(db.session.scalars(ordered.options(selectinload(Game.seats))))
 
 
@@ -119,7 +128,7 @@ def chosen_games(league: League, ids: Sequence[int]) -> list[Game]:
     """The games ``ids``, each an unpaid finished game of the league; a ServiceError on the
     field ``games`` naming the first that isn't."""
     wanted = list(dict.fromkeys(ids))
-    found = {game.id: game for game in unpaid_games(league) if game.id in set(wanted)}
+    found = {game.id: game for game in unpaid_games(league, ids=wanted)}
     missing = [game_id for game_id in wanted if game_id not in found]
     if missing:
         raise ServiceError(

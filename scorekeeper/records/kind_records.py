@@ -19,6 +19,7 @@ from typing import Any, Final, cast
 
 from sqlalchemy import Table, and_, case, delete, func, select, tuple_
 from sqlalchemy import insert as sa_insert
+from sqlalchemy.orm import selectinload
 
 from scorekeeper.database import insert, insert_many
 from scorekeeper.engine.games import SeatOutcome, outcome
@@ -336,6 +337,7 @@ def rebuild_league(league_id: int) -> None:
             Game.abandoned_at.is_(None),
         )
         .order_by(Game.finished_at, Game.id)
+        .options(selectinload(Game.deals), selectinload(Game.seats))  # not two reads a game
     )
     rows = [_result_row(game, seat) for game in games for seat in outcomes_of(game) or ()]
     insert_many(db.session.connection(), KindResult, rows)

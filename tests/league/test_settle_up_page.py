@@ -107,3 +107,29 @@ def test_who_owes_whom_adds_up_the_other_games_too(api, auth):
         said = f"{names[payment['from']]} owes {names[payment['to']]} ${payment['amount']}"
         assert said in page
     assert "Settle up tonight in the fewest payments" in page
+
+
+def test_the_payments_say_who_paid_whom_in_every_game_of_the_night(api, auth, app):
+    """A sitting marked paid is listed by its payers and payees (every player who ended below
+    zero and above), its amount what they were owed: not only a game of Mille's loser."""
+    mille = mille_won_by_ana(api)
+    knock = knock_sitting(api, players=("Ben", "Cy", "Dan"))
+    scorekeeper = auth.member("scorekeeper")
+    games = [str(mille["id"]), str(knock["id"])]
+    done = scorekeeper.post(
+        "/leagues/our-table/settle-up/settled", data={"games": games, "confirmed": "y"}
+    )
+    assert done.status_code == 302
+    balances = [round(float(amount) * 100) for amount in knock["balances"]]
+    names = ("Ben", "Cy", "Dan")
+    payers = ", ".join(name for name, net in zip(names, balances, strict=True) if net < 0)
+    payees = ", ".join(name for name, net in zip(names, balances, strict=True) if net > 0)
+    owed = sum(net for net in balances if net > 0)
+    assert payers
+    assert payees
+    for url in ("/leagues/our-table/payments", "/leagues/our-table/owes"):
+        response = scorekeeper.get(url)
+        assert response.status_code == 200, url
+        text = text_of(response.get_data(as_text=True))
+        assert f"{payers} paid {payees} ${owed / 100:.2f}" in text, url
+        assert f"Ben paid Ana ${float(mille['settlement']['total']):.2f}" in text, url

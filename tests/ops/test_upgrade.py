@@ -176,6 +176,10 @@ CHANGED_ON_PURPOSE = {
     "owes": "settle up a night",
     # Issue 37: Tonight asks which game, and ticks who is here tonight (issue 38, point 10).
     "tonight": "a game is picked",
+    # Issue 38, point 7: the scorekeeper's bill links the payer's own read-only receipt,
+    # not the game's page (a private league's, which the payer may not open).
+    "receipt": "the bill links the payer's receipt",
+    "receipt-skunk": "the bill links the payer's receipt",
 }
 
 

@@ -204,7 +204,17 @@ def test_a_receipt_per_payer_with_the_payees_handles(app, table, kind):
         assert f"{names[payer]}'s bill" in said
     if any(payment["to"] == 0 for payment in payments):
         assert "ana@example.com" in said
-    assert f"The card: http://localhost/games/{game_id}" in said
+    # Each payer's sentence ends with their own receipt, read-only (issue 38, point 7).
+    for payer in payers:
+        shared = re.search(
+            rf"{names[payer]} owes [^<]* The receipt: http://localhost(/r/\S+)<",
+            receipt.get_data(as_text=True),
+        )
+        assert shared
+        theirs = app.test_client().get(shared.group(1))
+        assert theirs.status_code == 200
+        assert f"{names[payer]}'s bill" in words(theirs.get_data(as_text=True))
+        assert "I agree with this card" not in theirs.get_data(as_text=True)
     # Each payer's link reads their own receipt, at an address that opens nothing else.
     payer = sorted(payers)[0]
     path = share(table.client, game_id, payer)

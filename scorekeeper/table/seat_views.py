@@ -24,7 +24,7 @@ from werkzeug.wrappers import Response
 from scorekeeper.accounts.permissions import role_in
 from scorekeeper.engine import Settlement
 from scorekeeper.errors import Conflict, NotFound, ServiceError, StaleVersion
-from scorekeeper.models import Game, Role, SeatLink
+from scorekeeper.models import AuditAction, AuditEvent, Game, Role, SeatLink
 from scorekeeper.records import payment_handles
 from scorekeeper.records.payment_handles import handle_of, read_handle
 from scorekeeper.table import access, audit, kind_pages, kind_receipts, seats
@@ -186,6 +186,7 @@ def _render_seat(link: SeatLink, token: str, handle_form: PaymentHandleForm | No
         "league_handle": handle_of(link.game.player(link.seat)),
         "changes_nothing": not link.maker_in_use,
         "can_score": False,
+        "seat_history": _seat_history(link.game),
     }
     if not link.game.is_mille:
         return _render_kind_seat(link, receipt_url, mine)
@@ -197,6 +198,17 @@ def _render_seat(link: SeatLink, token: str, handle_form: PaymentHandleForm | No
         receipt=_receipt(link.game, settlement, receipt_url) if settlement else None,
         **mine,
     )
+
+
+#: The changes a seat's link does not read: they name accounts (who shared a link, who the
+#: file says marked an imported game paid) or say where a player is paid.
+_NOT_FOR_A_LINK = frozenset({AuditAction.HANDLE_CHANGED, AuditAction.GAME_IMPORTED})
+
+
+def _seat_history(game: Game) -> list[AuditEvent]:
+    """The game's changes, newest first, as its seats' links read them (issue 38, point 3):
+    what changed, worded without who."""
+    return [event for event in audit.history(game.id) if event.action not in _NOT_FOR_A_LINK]
 
 
 def _render_kind_seat(link: SeatLink, receipt_url: str, mine: dict[str, Any]) -> str:
@@ -252,7 +264,7 @@ def seat_agree(token: str) -> Response:
         abort(400)
     name = link.game.player(link.seat).name
     _agree(link.game_id, link.seat, form.expected_version, by_link=True, name=name)
-    return redirect(url_for(".seat_page", token=token, _anchor="agreements"))
+    return redirect(url_for(".seat_page", token=token, _anchor="play"))
 
 
 @bp.post("/s/<token>/payment")

@@ -280,6 +280,19 @@ class Agreement:
     by_link: bool
     #: The first change to the deals after it (an audit event): it voids the agreement.
     voided_by: AuditEvent | None
+    #: Every change to the deals after it, oldest first (what the player has not seen).
+    changes: tuple[AuditEvent, ...] = ()
+
+    @property
+    def changed_deals(self) -> set[int]:
+        """The deals recorded or corrected since the player agreed (their numbers now, as
+        long as no deal was deleted before them)."""
+        return {
+            int(change.params["number"])
+            for change in self.changes
+            if change.action in (AuditAction.DEAL_RECORDED, AuditAction.DEAL_EDITED)
+            and "number" in change.params
+        }
 
     @property
     def stands(self) -> bool:
@@ -308,8 +321,10 @@ def agreements(game: Game) -> tuple[Agreement | None, ...]:
             found[seat] = Agreement(seat, event.created_at, version, by_link, None)
             continue
         for seat, agreement in enumerate(found):
-            if agreement is not None and agreement.stands:
-                found[seat] = replace(agreement, voided_by=event)
+            if agreement is not None:
+                voided_by = agreement.voided_by or event
+                changes = (*agreement.changes, event)
+                found[seat] = replace(agreement, voided_by=voided_by, changes=changes)
     return tuple(found)
 
 

@@ -180,6 +180,11 @@ CHANGED_ON_PURPOSE = {
     # not the game's page (a private league's, which the payer may not open).
     "receipt": "the bill links the payer's receipt",
     "receipt-skunk": "the bill links the payer's receipt",
+    # Issue 38, points 2 and 3 (no snapshot of it is recorded; said here all the same): a
+    # seat link's page puts the totals, the last deal and "I agree" on its first screen,
+    # marks the deals changed after its player agreed (old → new), reads the history
+    # without who made each change, and opens at #play after agreeing.
+    "seat": "the opponent's card reads from the top",
 }
 
 

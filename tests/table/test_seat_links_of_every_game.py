@@ -103,7 +103,9 @@ def test_every_player_has_a_link_that_opens_that_card_and_nothing_else(app, tabl
     for name in ("Ana", "Ben", "Dan"):
         assert name in said
     assert 'id="deal-2"' in response.get_data(as_text=True)
-    for hidden in ("Our table", "our-table", "/leagues", "History", "/games/", "Fix"):
+    # The game's history, without who made each change (issue 38, point 3).
+    assert "Deal 2 recorded." in said
+    for hidden in ("Our table", "our-table", "/leagues", "admin", "/games/", "Fix"):
         assert hidden not in response.get_data(as_text=True), hidden
     version = phone.get(paths[2] + "/version")
     assert version.status_code == 200
@@ -123,7 +125,7 @@ def test_everyone_agrees_and_a_correction_voids_every_agreement(app, table, kind
     for path in paths[:-1]:
         response = phone.post(path + "/agree", data={"version": str(version)})
         assert response.status_code == 302
-        assert response.headers["Location"].endswith("#agreements")
+        assert response.headers["Location"].endswith("#play")
         assert "Saved: you agree with this card." in words(phone.get(path).get_data(as_text=True))
     # The scorekeeper records the last player's agreement on the game page.
     last = ["Ana", "Ben", "Cy", "Dan"][count - 1]

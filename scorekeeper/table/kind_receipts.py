@@ -61,17 +61,18 @@ def receipts_of(
     link: Callable[[int], str],
     *,
     show_handle: bool,
-    by_link: bool,
 ) -> list[PayerReceipt]:
     """Each payer's receipt of the finished game ``shown``, in the settlement's order.
-    ``link(seat)``: the address a payer's sentence ends with; ``show_handle``: whether the
-    reader may see where the payees are paid (the league's members, the game's links)."""
+    ``link(seat)``: the address a payer's sentence ends with (a read-only receipt: never
+    a link that could agree as the payer); ``show_handle``: whether the reader may see
+    where the payees are paid (the league's members, the game's links)."""
     day = long_day(game.finished_at or game.played_at)
     found = []
     for settling in shown.settling:
         transfers = [t for t in shown.sitting.settlement or () if t.payer == settling.seat]
         dues = [_due(game, shown.names, t, show_handle=show_handle) for t in transfers]
         text = _share_text(game, settling.payer, dues, settling.lines, day)
+        where = gettext("The receipt: %(link)s", link=link(settling.seat))
         found.append(
             PayerReceipt(
                 seat=settling.seat,
@@ -82,7 +83,7 @@ def receipts_of(
                 balance=settling.balance,
                 lines=settling.lines,
                 day=day,
-                text=f"{text} {_where(link(settling.seat), by_link=by_link)}",
+                text=f"{text} {where}",
             )
         )
     return found
@@ -108,9 +109,3 @@ def _share_text(game: Game, payer: str, dues: list[Due], lines: list[str], day: 
     if game.paid_at:
         return gettext("%(payer)s paid %(owed)s for the game of %(day)s: %(lines)s.", **facts)
     return gettext("%(payer)s owes %(owed)s for the game of %(day)s: %(lines)s.", **facts)
-
-
-def _where(link: str, *, by_link: bool) -> str:
-    if by_link:
-        return gettext("The receipt: %(link)s", link=link)
-    return gettext("The card: %(link)s", link=link)

@@ -24,7 +24,7 @@ from werkzeug.wrappers import Response
 from scorekeeper.accounts.permissions import role_in
 from scorekeeper.engine import Settlement
 from scorekeeper.errors import Conflict, NotFound, ServiceError, StaleVersion
-from scorekeeper.models import Game, Role, SeatLink
+from scorekeeper.models import AuditAction, AuditEvent, Game, Role, SeatLink
 from scorekeeper.records import payment_handles
 from scorekeeper.records.payment_handles import handle_of, read_handle
 from scorekeeper.table import access, audit, kind_pages, kind_receipts, seats
@@ -125,17 +125,21 @@ def _agree(game_id: int, seat: int, version: int | None, *, by_link: bool, name:
 
 @bp.get("/games/<int:game_id>/receipt")
 def receipt(game_id: int) -> str:
-    """A finished game's receipt, print-friendly, for whoever may read the game (another
-    game's: every payer's)."""
+    """A finished game's receipt (another game's: every payer's), print-friendly, for
+    whoever may read the game. Each sentence to share ends with its payer's own receipt,
+    read-only (issue 38, point 7): never this page, which a player outside the league
+    can't open, nor a link that could agree as the payer."""
     game = access.game(game_id)
     member = role_in(game.league) is not None
-    link = url_for("table.game", game_id=game_id, _external=True)
     back = url_for("table.game", game_id=game_id)
-    if not game.is_mille:
-        return _render_kind_receipt(
-            game, lambda _seat: link, show_handle=member, back=back, by_link=False
-        )
-    return _render_receipt(game, link, show_handle=member, back=back, by_link=False)
+    return _render_receipt(
+        game, lambda seat: _payer_receipt_url(game, seat), show_handle=member, back=back
+    )
+
+
+def _payer_receipt_url(game: Game, seat: int) -> str:
+    token = seats.payer_receipt_token(game, seat)
+    return url_for(".shared_receipt", token=token, _external=True)
 
 
 # The player's side: the card their link opens ------------------------------------------
@@ -182,6 +186,7 @@ def _render_seat(link: SeatLink, token: str, handle_form: PaymentHandleForm | No
         "league_handle": handle_of(link.game.player(link.seat)),
         "changes_nothing": not link.maker_in_use,
         "can_score": False,
+        "seat_history": _seat_history(link.game),
     }
     if not link.game.is_mille:
         return _render_kind_seat(link, receipt_url, mine)
@@ -190,9 +195,20 @@ def _render_seat(link: SeatLink, token: str, handle_form: PaymentHandleForm | No
     return render_template(
         "table/seat.html",
         **shown.context(),
-        receipt=_receipt(link.game, settlement, receipt_url, by_link=True) if settlement else None,
+        receipt=_receipt(link.game, settlement, receipt_url) if settlement else None,
         **mine,
     )
+
+
+#: The changes a seat's link does not read: they name accounts (who shared a link, who the
+#: file says marked an imported game paid) or say where a player is paid.
+_NOT_FOR_A_LINK = frozenset({AuditAction.HANDLE_CHANGED, AuditAction.GAME_IMPORTED})
+
+
+def _seat_history(game: Game) -> list[AuditEvent]:
+    """The game's changes, newest first, as its seats' links read them (issue 38, point 3):
+    what changed, worded without who."""
+    return [event for event in audit.history(game.id) if event.action not in _NOT_FOR_A_LINK]
 
 
 def _render_kind_seat(link: SeatLink, receipt_url: str, mine: dict[str, Any]) -> str:
@@ -206,7 +222,7 @@ def _render_kind_seat(link: SeatLink, receipt_url: str, mine: dict[str, Any]) ->
         receipts = [
             found
             for found in kind_receipts.receipts_of(
-                link.game, shown, lambda _seat: receipt_url, show_handle=True, by_link=True
+                link.game, shown, lambda _seat: receipt_url, show_handle=True
             )
             if found.concerns(link.seat)
         ]
@@ -248,7 +264,7 @@ def seat_agree(token: str) -> Response:
         abort(400)
     name = link.game.player(link.seat).name
     _agree(link.game_id, link.seat, form.expected_version, by_link=True, name=name)
-    return redirect(url_for(".seat_page", token=token, _anchor="agreements"))
+    return redirect(url_for(".seat_page", token=token, _anchor="play"))
 
 
 @bp.post("/s/<token>/payment")
@@ -294,22 +310,33 @@ def shared_receipt(token: str) -> Response:
     or forward. It reads the bill and changes nothing; it dies with its link."""
     link = access.receipt(token)
     here = url_for(".shared_receipt", token=token, _external=True)
-    if not link.game.is_mille:
-        page = _render_kind_receipt(
-            link.game, lambda _seat: here, show_handle=True, back=None, by_link=True, seat=link.seat
-        )
-        return _private(page)
-    return _private(_render_receipt(link.game, here, show_handle=True, back=None, by_link=True))
+    page = _render_receipt(
+        link.game, lambda _seat: here, show_handle=True, back=None, by_link=True, seat=link.seat
+    )
+    return _private(page)
 
 
 # The receipt -------------------------------------------------------------------------------
 
 
 def _render_receipt(
-    game: Game, link: str, *, show_handle: bool, back: str | None, by_link: bool
+    game: Game,
+    link: Callable[[int], str],
+    *,
+    show_handle: bool,
+    back: str | None,
+    by_link: bool = False,
+    seat: int | None = None,
 ) -> str:
-    """The printable receipt. ``link``: what its sentence ends with; ``back``: the card it
-    leads back to (None: the receipt's own address, which has no card to go back to)."""
+    """The printable receipt. ``link(payer)``: the address the payer's sentence ends with;
+    ``back``: the card it leads back to (None: the receipt's own address, which has no
+    card to go back to); ``by_link``: opened by a link, not a member; ``seat``: the seat
+    whose receipt it is (another game's shows the receipts its player pays or is paid by),
+    None for every payer's."""
+    if not game.is_mille:
+        return _render_kind_receipt(
+            game, link, show_handle=show_handle, back=back, by_link=by_link, seat=seat
+        )
     card, settlement = game_service.card_of(game)
     if settlement is None:
         abort(404)  # no receipt before the end
@@ -319,7 +346,7 @@ def _render_receipt(
         card=card,
         settlement=settlement,
         agreements=seats.agreements(game),
-        receipt=_receipt(game, settlement, link, show_handle=show_handle, by_link=by_link),
+        receipt=_receipt(game, settlement, link(settlement.payer), show_handle=show_handle),
         back=back,
         by_link=by_link,
     )
@@ -341,9 +368,7 @@ def _render_kind_receipt(
     assert isinstance(shown, ShownSitting)
     if not shown.finished:
         abort(404)  # no receipt before the end
-    receipts = kind_receipts.receipts_of(
-        game, shown, link, show_handle=show_handle, by_link=by_link
-    )
+    receipts = kind_receipts.receipts_of(game, shown, link, show_handle=show_handle)
     if seat is not None:
         receipts = [found for found in receipts if found.concerns(seat)]
     return render_template(
@@ -357,7 +382,7 @@ def _render_kind_receipt(
 
 
 def _receipt(
-    game: Game, settlement: Settlement, link: str, *, show_handle: bool = True, by_link: bool
+    game: Game, settlement: Settlement, link: str, *, show_handle: bool = True
 ) -> dict[str, Any]:
     """What a receipt shows besides the settlement: the sentence to share, the day, and
     where the payee is paid on this game's bill (for the league's members and the game's
@@ -367,7 +392,7 @@ def _receipt(
     handle = payment_handles.bill_handle(game, settlement.payee) if show_handle else None
     return {
         "day": long_day(when),
-        "text": share_text(game, settlement, link, by_link=by_link),
+        "text": share_text(game, settlement, link),
         "handle": handle,
         "paypal": (
             handle.paypal_link(settlement.total, currency_of(game.league)) if handle else None
@@ -377,10 +402,10 @@ def _receipt(
     }
 
 
-def share_text(game: Game, settlement: Settlement, link: str, *, by_link: bool) -> str:
+def share_text(game: Game, settlement: Settlement, link: str) -> str:
     """ "Ben owes Ana $38.00 for the game of 24 November 2026: game $3.00, difference $7.00
-    … The card: <link>", in the page's language, every amount exact; through a seat's link,
-    "The receipt: <link>", whose address opens the receipt only."""
+    … The receipt: <link>", in the page's language, every amount exact; ``link`` opens the
+    payer's receipt only, read-only, whoever shares it (issue 38, point 7)."""
     names = {
         "game": gettext("game"),
         "difference": gettext("difference"),
@@ -411,9 +436,5 @@ def share_text(game: Game, settlement: Settlement, link: str, *, by_link: bool) 
         bill = gettext(
             "%(payer)s owes %(payee)s %(amount)s for the game of %(day)s: %(lines)s.", **facts
         )
-    where = (
-        gettext("The receipt: %(link)s", link=link)
-        if by_link
-        else gettext("The card: %(link)s", link=link)
-    )
+    where = gettext("The receipt: %(link)s", link=link)
     return f"{bill} {where}"

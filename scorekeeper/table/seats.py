@@ -17,18 +17,22 @@ Every game has these, Mille's two seats and the other games' two to twelve alike
 seat is a number below :func:`seat_count`, and nothing here knows one game from another.
 """
 
+import base64
+import hashlib
+import hmac
 import re
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, Final
 
+from flask import current_app
 from sqlalchemy import bindparam, select, update
 from sqlalchemy.orm import joinedload
 
 from scorekeeper.accounts.permissions import acting_user
 from scorekeeper.database import writing
 from scorekeeper.errors import Conflict, NotFound
-from scorekeeper.models import MILLE, AuditAction, AuditEvent, Game, SeatLink, db, utcnow
+from scorekeeper.models import MAX_ID, MILLE, AuditAction, AuditEvent, Game, SeatLink, db, utcnow
 from scorekeeper.table import audit
 from scorekeeper.table.service import locked_game
 from scorekeeper.web.translation import gettext
@@ -124,8 +128,61 @@ def open_seat(token: str) -> SeatLink | None:
 
 def open_receipt(token: str) -> SeatLink | None:
     """The open link whose receipt token this is (:meth:`.SeatLink.receipt_token`), as
-    :func:`open_seat` finds one: a receipt lives and dies with its link."""
-    return _open_link(SeatLink.receipt_hash, token)
+    :func:`open_seat` finds one: a receipt lives and dies with its link. A payer's receipt
+    as the scorekeeper shares it (:func:`payer_receipt_token`) comes as a link of that seat
+    that is kept nowhere: it opens the receipt and nothing else."""
+    found = _open_link(SeatLink.receipt_hash, token)
+    if found is None and (signed := _PAYER_RECEIPT.fullmatch(token)):
+        return _payer_receipt(int(signed[1]), int(signed[2]), token)
+    return found
+
+
+#: A payer's receipt token (:func:`payer_receipt_token`): the game, the seat, and a MAC.
+_PAYER_RECEIPT: Final = re.compile(r"([0-9]{1,10})-([0-9]{1,2})-[A-Za-z0-9_-]{22}")
+
+
+def payer_receipt_token(game: Game, seat: int) -> str:
+    """The token of the receipt of ``seat``'s player, as the scorekeeper's bill shares it
+    (issue 38, point 7): read-only, never the seat's power to agree. Made from the game,
+    the seat and the app's secret key, so the page gives the same address every time and
+    no row is kept; it opens while the game's seat links would (not abandoned, not paid
+    more than some days ago)."""
+    key = current_app.config["SECRET_KEY"]
+    secret = key.encode() if isinstance(key, str) else bytes(key)
+    mac = hmac.new(secret, f"payer receipt {game.id} {seat}".encode(), hashlib.sha256)
+    said = base64.urlsafe_b64encode(mac.digest()[:16]).rstrip(b"=").decode()
+    return f"{game.id}-{seat}-{said}"
+
+
+def _payer_receipt(game_id: int, seat: int, token: str) -> SeatLink | None:
+    game = None
+    if game_id <= MAX_ID:
+        game = db.session.scalars(_GAME_OF_A_LINK, {"game_id": game_id}).unique().first()
+    if game is None or not 0 <= seat < seat_count(game):
+        return None
+    if game.is_mille:  # its seats were not joined: read when asked for, not none
+        db.session.expire(game, ["seats"])
+    if not hmac.compare_digest(payer_receipt_token(game, seat), token):
+        return None
+    link = SeatLink(game_id=game.id, seat=seat)  # in no session: it is kept nowhere
+    link.game = game
+    if not link.is_open(game.paid_at, utcnow(), game.abandoned_at):
+        return None
+    return link
+
+
+#: A game with what its link's pages show (its league, players, deals or seats).
+_GAME_OF_A_LINK: Final = (
+    select(Game)
+    .where(Game.id == bindparam("game_id"))
+    .options(
+        joinedload(Game.league),
+        joinedload(Game.player0),
+        joinedload(Game.player1),
+        joinedload(Game.deals.and_(Game.kind == MILLE)),
+        joinedload(Game.seats.and_(Game.kind != MILLE)),
+    )
+)
 
 
 def _open_link(column: Any, token: str) -> SeatLink | None:
@@ -223,6 +280,19 @@ class Agreement:
     by_link: bool
     #: The first change to the deals after it (an audit event): it voids the agreement.
     voided_by: AuditEvent | None
+    #: Every change to the deals after it, oldest first (what the player has not seen).
+    changes: tuple[AuditEvent, ...] = ()
+
+    @property
+    def changed_deals(self) -> set[int]:
+        """The deals recorded or corrected since the player agreed (their numbers now, as
+        long as no deal was deleted before them)."""
+        return {
+            int(change.params["number"])
+            for change in self.changes
+            if change.action in (AuditAction.DEAL_RECORDED, AuditAction.DEAL_EDITED)
+            and "number" in change.params
+        }
 
     @property
     def stands(self) -> bool:
@@ -251,8 +321,10 @@ def agreements(game: Game) -> tuple[Agreement | None, ...]:
             found[seat] = Agreement(seat, event.created_at, version, by_link, None)
             continue
         for seat, agreement in enumerate(found):
-            if agreement is not None and agreement.stands:
-                found[seat] = replace(agreement, voided_by=event)
+            if agreement is not None:
+                voided_by = agreement.voided_by or event
+                changes = (*agreement.changes, event)
+                found[seat] = replace(agreement, voided_by=voided_by, changes=changes)
     return tuple(found)
 
 

@@ -60,7 +60,7 @@ def test_bens_phone_follows_a_knock_rummy_sitting_and_agrees(
         assert f"{payer} pays Ben {amount}" in ben.text(".kind-settlement")
         assert f"{payer} owes Ben {amount}." in ben.text(f".kind-receipt:has-text('{payer}')")
     ben.shot("knock-rummy-seat-finished")
-    ben.tap("#agreements button:has-text('I agree with this card')")
+    ben.tap("#your-agreement button:has-text('I agree with this card')")
     expect(ben.page.locator("#agreements")).to_contain_text("You agreed at")
     assert ben.overflow() == 0
     ben.shot("knock-rummy-seat-agreed")

@@ -94,8 +94,9 @@ def test_the_opponent_follows_agrees_and_gets_the_bill(browser, live_server):
     ben.page.goto(link)
     expect(ben.page.locator("h1")).to_contain_text("Ana vs Ben")
     page = ben.text("body")
-    for hidden in ("Carla", "Dora", "Our table", "Leagues", "Sign in", "History"):
+    for hidden in ("Carla", "Dora", "Our table", "Leagues", "Sign in", "admin"):
         assert hidden not in page, hidden
+    assert "History (0 changes)" in page  # issue 38, point 3: what changed, never who
     assert ben.page.locator("a[href*='/leagues'], a[href*='/games/']").count() == 0
 
     # The whole game, live on Ben's phone.

@@ -178,6 +178,16 @@ CHANGED_ON_PURPOSE = {
     "tonight": "a game is picked",
     # Issue 38, point 15: the games in progress come first, above the introduction.
     "home": "games in progress first",
+
+    # Issue 38, point 7: the scorekeeper's bill links the payer's own read-only receipt,
+    # not the game's page (a private league's, which the payer may not open).
+    "receipt": "the bill links the payer's receipt",
+    "receipt-skunk": "the bill links the payer's receipt",
+    # Issue 38, points 2 and 3 (no snapshot of it is recorded; said here all the same): a
+    # seat link's page puts the totals, the last deal and "I agree" on its first screen,
+    # marks the deals changed after its player agreed (old → new), reads the history
+    # without who made each change, and opens at #play after agreeing.
+    "seat": "the opponent's card reads from the top",
 }
 
 

@@ -64,9 +64,11 @@ def test_the_link_opens_that_card_with_no_cookies_and_nothing_else(game_and_link
     assert 'id="deal-1"' in page
     assert "290" in page
     assert "deals next" in page
-    # Nothing else: no other player, no league (a private one), no other game, no history.
-    for hidden in ("Carla", "Our table", "our-table", "/leagues", "History", "admin"):
+    # Nothing else: no other player, no league (a private one), no other game; the game's
+    # history without who made each change (issue 38, point 3: no account is named).
+    for hidden in ("Carla", "Our table", "our-table", "/leagues", "admin"):
         assert hidden not in page, hidden
+    assert "History" in page
     assert "/games/" not in page  # not even this game's address for members
     assert "Fix" not in page
 

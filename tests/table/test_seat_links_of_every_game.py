@@ -103,7 +103,9 @@ def test_every_player_has_a_link_that_opens_that_card_and_nothing_else(app, tabl
     for name in ("Ana", "Ben", "Dan"):
         assert name in said
     assert 'id="deal-2"' in response.get_data(as_text=True)
-    for hidden in ("Our table", "our-table", "/leagues", "History", "/games/", "Fix"):
+    # The game's history, without who made each change (issue 38, point 3).
+    assert "Deal 2 recorded." in said
+    for hidden in ("Our table", "our-table", "/leagues", "admin", "/games/", "Fix"):
         assert hidden not in response.get_data(as_text=True), hidden
     version = phone.get(paths[2] + "/version")
     assert version.status_code == 200
@@ -123,7 +125,7 @@ def test_everyone_agrees_and_a_correction_voids_every_agreement(app, table, kind
     for path in paths[:-1]:
         response = phone.post(path + "/agree", data={"version": str(version)})
         assert response.status_code == 302
-        assert response.headers["Location"].endswith("#agreements")
+        assert response.headers["Location"].endswith("#play")
         assert "Saved: you agree with this card." in words(phone.get(path).get_data(as_text=True))
     # The scorekeeper records the last player's agreement on the game page.
     last = ["Ana", "Ben", "Cy", "Dan"][count - 1]
@@ -204,7 +206,17 @@ def test_a_receipt_per_payer_with_the_payees_handles(app, table, kind):
         assert f"{names[payer]}'s bill" in said
     if any(payment["to"] == 0 for payment in payments):
         assert "ana@example.com" in said
-    assert f"The card: http://localhost/games/{game_id}" in said
+    # Each payer's sentence ends with their own receipt, read-only (issue 38, point 7).
+    for payer in payers:
+        shared = re.search(
+            rf"{names[payer]} owes [^<]* The receipt: http://localhost(/r/\S+)<",
+            receipt.get_data(as_text=True),
+        )
+        assert shared
+        theirs = app.test_client().get(shared.group(1))
+        assert theirs.status_code == 200
+        assert f"{names[payer]}'s bill" in words(theirs.get_data(as_text=True))
+        assert "I agree with this card" not in theirs.get_data(as_text=True)
     # Each payer's link reads their own receipt, at an address that opens nothing else.
     payer = sorted(payers)[0]
     path = share(table.client, game_id, payer)

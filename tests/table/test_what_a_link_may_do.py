@@ -102,13 +102,32 @@ def test_a_link_made_before_receipts_had_tokens_gets_one_when_opened(finished, a
     assert phone.get(path).status_code == 200  # once: the page opens as before
 
 
-def test_the_members_receipt_still_leads_to_the_game(finished, table):
+def test_the_members_receipt_shares_the_payers_own_receipt_not_the_game(finished, app, table):
+    """Issue 38, point 7: the scorekeeper's sentence links a page the payer can open (the
+    game's page is a private league's), which reads the bill and agrees with nothing."""
     game_id, _ = finished
     page = table.client.get(f"/games/{game_id}/receipt").get_data(as_text=True)
     sentence = SENTENCE.search(page)
     assert sentence
-    assert sentence.group(1).endswith(f"The card: http://localhost/games/{game_id}")
+    found = re.search(r"The receipt: http://localhost(/r/[A-Za-z0-9_-]+)$", sentence.group(1))
+    assert found, sentence.group(1)
     assert "Back to the card" in page
+    assert table.client.get(f"/games/{game_id}/receipt").get_data(as_text=True) == page
+    phone = app.test_client()  # no account: the league is private
+    opened = phone.get(found.group(1))
+    assert opened.status_code == 200
+    assert opened.headers["Cache-Control"] == "no-store"
+    receipt = opened.get_data(as_text=True)
+    assert "Ben owes Ana" in receipt
+    assert "I agree with this card" not in receipt
+    assert "/s/" not in receipt
+    assert f"/games/{game_id}" not in receipt
+    assert phone.post(found.group(1).replace("/r/", "/s/") + "/agree").status_code == 404
+    # A token made up, or another seat's or game's, opens nothing.
+    token = found.group(1).rsplit("/", 1)[1]
+    game, seat, mac = token.split("-", 2)
+    for wrong in (f"{game}-{1 - int(seat)}-{mac}", f"{int(game) + 1}-{seat}-{mac}", token[:-1]):
+        assert phone.get(f"/r/{wrong}").status_code == 404, wrong
 
 
 # Point 3: a handle said through a link is for that game's bill only --------------------

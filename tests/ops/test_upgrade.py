@@ -178,7 +178,6 @@ CHANGED_ON_PURPOSE = {
     "tonight": "a game is picked",
     # Issue 38, point 15: the games in progress come first, above the introduction.
     "home": "games in progress first",
-
     # Issue 38, point 7: the scorekeeper's bill links the payer's own read-only receipt,
     # not the game's page (a private league's, which the payer may not open).
     "receipt": "the bill links the payer's receipt",

@@ -176,6 +176,22 @@ CHANGED_ON_PURPOSE = {
     "owes": "settle up a night",
     # Issue 37: Tonight asks which game, and ticks who is here tonight (issue 38, point 10).
     "tonight": "a game is picked",
+    # Issue 38: each ± button names whose score it changes (point 17), the offline banner
+    # is one line with "more" (point 6), marking paid opens at its question (point 8).
+    **dict.fromkeys(
+        (
+            "game-in-progress",
+            "game-finished",
+            "game-paid",
+            "game-tie",
+            "game-skunk-settlement",
+            "edit-deal",
+            "deal-errors",
+            "deal-warning",
+            "count-result",
+        ),
+        "a game's page at the table (issue 38)",
+    ),
 }
 
 

@@ -307,6 +307,13 @@ document.addEventListener("DOMContentLoaded", () => {
   enhance();
   arrive();
 });
+// A page opened at #play (after Rematch, or a save without this script's answer): the
+// browser scrolls to the anchor again as the page finishes loading, after the form was
+// fitted, which put the Save bar back over the star controls at 320×568 (issue 38,
+// point 1). Fitted again once it has.
+window.addEventListener("load", () => {
+  if (window.location.hash === "#play") requestAnimationFrame(() => fitTheDealForm());
+});
 if (window.Mille) {
   window.Mille.on("answered", (answer) => { enhance(answer.root); arrive(); });
   window.Mille.on("swapped", (swap) => enhance(swap.root));

@@ -89,9 +89,14 @@
       note = element("div", "offline-banner flash flash-error");
       note.id = "offline-banner";
       note.setAttribute("role", "status");
-      note.append(element("p", "", text.offline), element("p", "", text.needsNetwork));
+      // One line above the totals; "more" opens the rest (issue 38, point 6).
+      const more = element("details", "offline-more");
+      const line = element("summary");
+      line.append(element("span", "offline-line", text.offlineLine), " ", element("span", "more", text.more));
+      more.append(line, element("p", "", text.offline), element("p", "", text.needsNetwork));
       // No service worker can run here (plain http): say what this setup cannot do.
-      if (!window.isSecureContext && text.plainHttp) note.append(element("p", "plain-http", text.plainHttp));
+      if (!window.isSecureContext && text.plainHttp) more.append(element("p", "plain-http", text.plainHttp));
+      note.append(more);
     }
     const main = document.querySelector("main");
     const before = main.querySelector(".summary");
@@ -716,6 +721,7 @@
     banner();
     const note = document.getElementById("offline-banner");
     if (!note) return;
+    note.querySelector("details").open = true; // why nothing happens: what needs the network
     note.setAttribute("role", "alert");
     note.tabIndex = -1;
     note.focus();

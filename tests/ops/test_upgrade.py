@@ -187,6 +187,22 @@ CHANGED_ON_PURPOSE = {
     # marks the deals changed after its player agreed (old → new), reads the history
     # without who made each change, and opens at #play after agreeing.
     "seat": "the opponent's card reads from the top",
+    # Issue 38: each ± button names whose score it changes (point 17), the offline banner
+    # is one line with "more" (point 6), marking paid opens at its question (point 8).
+    **dict.fromkeys(
+        (
+            "game-in-progress",
+            "game-finished",
+            "game-paid",
+            "game-tie",
+            "game-skunk-settlement",
+            "edit-deal",
+            "deal-errors",
+            "deal-warning",
+            "count-result",
+        ),
+        "a game's page at the table (issue 38)",
+    ),
 }
 
 

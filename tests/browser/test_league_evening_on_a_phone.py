@@ -77,3 +77,45 @@ def test_tonight_is_beside_new_game_in_the_header_and_on_the_home_page(phone):
         phone.page.click(tonight)
         phone.page.wait_for_url(phone.base + "/leagues/our-table/tonight")
         assert words in phone.text("h1")
+
+
+#: A share sheet where the phone has one (headless Chromium has none): it keeps what it got.
+SHARE_SHEET = "navigator.share = async (data) => { window.shared = data; };"
+
+
+def test_an_invitation_link_is_copied_in_one_tap_or_selected_without_a_script(phone):
+    script = phone.script
+    if script:
+        phone.page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    phone.sign_in()
+    words = (("en", "Copy", "Copied."), ("fr", "Copier", "Copié."))
+    for share_sheet in (False, True) if script else (False,):
+        if share_sheet:
+            phone.page.add_init_script(SHARE_SHEET)
+        for language, copy, copied in words:
+            phone.go(f"/language/{language}")
+            phone.go("/leagues/our-table/members")
+            phone.page.locator("#invitations .actions button").click()
+            phone.page.wait_for_load_state()
+            link = phone.text("#invitations .share-text")
+            assert "/invitations/" in link
+            # The page opens where the link is shown, this once.
+            assert whole_on_screen(phone, "#invitations .share-text"), phone.name
+            assert phone.overflow() == 0, phone.name
+            if not script:
+                # One tap selects the whole link, for the phone's own Copy.
+                selected = phone.page.locator("#invitations .share-text").evaluate(
+                    "(text) => getComputedStyle(text).userSelect"
+                )
+                assert selected == "all"
+                phone.shot(f"invitation-{language}")
+                continue
+            button = phone.page.locator("#invitations .share button", has_text=copy)
+            assert phone.unreachable("#invitations .share button") == [], phone.name
+            button.click()
+            phone.page.wait_for_selector(f"#invitations .copy-status:has-text('{copied}')")
+            assert phone.page.evaluate("navigator.clipboard.readText()") == link
+            if share_sheet:
+                phone.page.locator("#invitations .share-button").click()
+                assert phone.page.evaluate("window.shared.text") == link
+                phone.shot(f"invitation-{language}")

@@ -178,6 +178,9 @@ CHANGED_ON_PURPOSE = {
     "tonight": "a game is picked",
     # Issue 38, point 15: the games in progress come first, above the introduction.
     "home": "games in progress first",
+    # Issue 38, point 12: a new invitation's page opens at the link, shown this once.
+    "members": "the invitation's page opens at its link",
+    "member-errors": "the invitation's page opens at its link",
 }
 
 

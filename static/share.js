@@ -1,7 +1,8 @@
 // The bill's Share and Copy buttons (issue 23). Without this script the sentence is on the
 // page, to select and copy by hand; with it, "Share" opens the phone's share sheet (the Web
 // Share API) and, where there is none, "Copy" puts the same sentence on the clipboard. An
-// amount or address marked data-copy gets a Copy button of its own.
+// amount or address marked data-copy gets a Copy button of its own; a box marked
+// data-copy-too gets both Copy and Share.
 "use strict";
 
 (function () {
@@ -59,6 +60,13 @@
         if (navigator.share) navigator.share({ text }).catch(() => { /* closed: nothing to do */ });
         else copy(text, sentence, note);
       });
+      // A link shown once (an invitation's: data-copy-too) is copied in one tap even where
+      // the phone's share sheet is offered too.
+      if ("copyToo" in box.dataset && navigator.share) {
+        const copying = button(said.copyLabel, "secondary copy-button");
+        share.before(copying, " ");
+        copying.addEventListener("click", () => copy(text, sentence, note));
+      }
     });
     document.querySelectorAll("[data-copy]:not([data-ready])").forEach((element) => {
       element.dataset.ready = "1";

@@ -57,7 +57,7 @@ class KindStanding:
 
     @property
     def conservative(self) -> int:
-        return skill.points(self.skill.conservative)
+        return skill.conservative_points(self.skill)
 
 
 def games_played(league_id: int) -> list[str]:

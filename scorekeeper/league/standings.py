@@ -56,11 +56,17 @@ class Standing:
         return skill.spread(self.skill.sigma)
 
     @property
+    def estimate(self) -> int:
+        """OpenSkill's estimate of the player's skill (its mean), in Elo points: what the
+        conservative rating is made from (the rating shown is Elo's, a different number)."""
+        return skill.points(self.skill.mu)
+
+    @property
     def conservative(self) -> int:
-        """The conservative rating, in Elo points: the skill's mean less
-        :data:`~.skill.CONSERVATIVE_SIGMAS` uncertainties, what the player is nearly
+        """The conservative rating, in Elo points: :attr:`estimate` less
+        :data:`~.skill.CONSERVATIVE_SIGMAS` times :attr:`spread`, what the player is nearly
         surely at least."""
-        return skill.points(self.skill.conservative)
+        return skill.conservative_points(self.skill)
 
     @property
     def lost(self) -> int:

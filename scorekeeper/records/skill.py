@@ -130,6 +130,14 @@ def spread(sigma: int) -> int:
     return round(sigma / STORED * POINTS_PER_UNIT)
 
 
+def conservative_points(value: Skill) -> int:
+    """The conservative rating on the Elo scale: the skill's mean in points less
+    :data:`CONSERVATIVE_SIGMAS` times its ± in points, each rounded as shown, so that the
+    page's "1557 − 3 × 197 = 966" adds up to the point (the mean, OpenSkill's estimate,
+    is not the Elo rating shown beside the ±)."""
+    return points(value.mu) - CONSERVATIVE_SIGMAS * spread(value.sigma)
+
+
 @dataclass(frozen=True)
 class Provisional:
     """Why a rating is provisional: too few games, or long away (the days since)."""

@@ -2,6 +2,8 @@
 and in French: the games in progress first on the home page, Tonight beside New game,
 Copy on an invitation, the standings' phone layout, and how I am paid on my account."""
 
+import re
+
 import pytest
 
 from .conftest import Screen, phone_at_each_size
@@ -77,3 +79,108 @@ def test_tonight_is_beside_new_game_in_the_header_and_on_the_home_page(phone):
         phone.page.click(tonight)
         phone.page.wait_for_url(phone.base + "/leagues/our-table/tonight")
         assert words in phone.text("h1")
+
+
+#: A share sheet where the phone has one (headless Chromium has none): it keeps what it got.
+SHARE_SHEET = "navigator.share = async (data) => { window.shared = data; };"
+
+
+def test_an_invitation_link_is_copied_in_one_tap_or_selected_without_a_script(phone):
+    script = phone.script
+    if script:
+        phone.page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    phone.sign_in()
+    words = (("en", "Copy", "Copied."), ("fr", "Copier", "Copié."))
+    for share_sheet in (False, True) if script else (False,):
+        if share_sheet:
+            phone.page.add_init_script(SHARE_SHEET)
+        for language, copy, copied in words:
+            phone.go(f"/language/{language}")
+            phone.go("/leagues/our-table/members")
+            phone.page.locator("#invitations .actions button").click()
+            phone.page.wait_for_load_state()
+            link = phone.text("#invitations .share-text")
+            assert "/invitations/" in link
+            # The page opens where the link is shown, this once.
+            assert whole_on_screen(phone, "#invitations .share-text"), phone.name
+            assert phone.overflow() == 0, phone.name
+            if not script:
+                # One tap selects the whole link, for the phone's own Copy.
+                selected = phone.page.locator("#invitations .share-text").evaluate(
+                    "(text) => getComputedStyle(text).userSelect"
+                )
+                assert selected == "all"
+                phone.shot(f"invitation-{language}")
+                continue
+            button = phone.page.locator("#invitations .share button", has_text=copy)
+            assert phone.unreachable("#invitations .share button") == [], phone.name
+            button.click()
+            phone.page.wait_for_selector(f"#invitations .copy-status:has-text('{copied}')")
+            assert phone.page.evaluate("navigator.clipboard.readText()") == link
+            if share_sheet:
+                phone.page.locator("#invitations .share-button").click()
+                assert phone.page.evaluate("window.shared.text") == link
+                phone.shot(f"invitation-{language}")
+
+
+def test_the_standings_fit_a_phone_with_the_rating_in_view_and_the_rest_a_tap_away(phone):
+    phone.sign_in()
+    for first, second in (("Ana", "Benoît-Alexandre"), ("Cleo", "Ana")):
+        phone.start_game(first, second)
+        phone.record(0, (700, 300))
+        phone.record(0, (600, 300))
+    for language, more, conservative in (
+        ("en", "more", "Conservative"),
+        ("fr", "plus", "Prudente"),
+    ):
+        phone.go(f"/language/{language}")
+        phone.go("/leagues/our-table")
+        assert phone.page.evaluate("document.scrollingElement.scrollWidth <= innerWidth")
+        # Nor inside the table's own scrolling box.
+        wrap = phone.page.locator("div.table-wrap:has(table.standings)")
+        assert wrap.evaluate("(box) => box.scrollWidth <= box.clientWidth"), phone.name
+        rows = phone.page.locator("table.standings tbody tr:not(.row-more)")
+        assert rows.count() == 3
+        for index in range(3):
+            row = rows.nth(index)
+            # The name, the record and the rating's ± (and the mark) drawn where they are,
+            # uncovered and inside the screen: no sideways swipe.
+            for cell in ("th.name a", "td.phone-only", "td.rating .spread", "td.rating"):
+                assert whole_on_screen_in(phone, row.locator(cell)), (phone.name, index, cell)
+        assert phone.page.locator("td.rating .provisional").first.is_visible()
+        # The rest a tap away: the conservative rating and what it is made from.
+        details = phone.page.locator("tr.row-more details").first
+        assert more in details.locator("summary").inner_text()
+        details.locator("summary").click()
+        shown = " ".join(details.inner_text().split())
+        assert conservative in shown, shown
+        assert phone.overflow() == 0
+        phone.shot(f"standings-{language}")
+        number, made_of = phone.page.evaluate(
+            """() => { const dd = document.querySelector('tr.row-more details .whole dd');
+                       return [dd.firstChild.textContent.trim(),
+                               dd.querySelector('.made-of').textContent.trim()]; }"""
+        )
+        found = re.fullmatch(r"=\s*([\d\s,]+?)\s*−\s*(\d)\s*×\s*([\d\s,]+)", made_of)
+        assert found, made_of
+        estimate, times, spread = found.groups()
+        assert int(re.sub(r"\D", "", estimate)) - int(times) * int(spread) == int(
+            re.sub(r"\D", "", number)
+        )
+
+
+def whole_on_screen_in(screen: Screen, locator) -> bool:
+    return bool(
+        locator.evaluate(
+            """(element) => {
+                // Scrolled to the middle of the screen, up or down only.
+                const top = element.getBoundingClientRect().top + scrollY;
+                window.scrollTo(0, top - innerHeight / 2);
+                const box = element.getBoundingClientRect();
+                const hit = document.elementFromPoint(box.left + box.width / 2,
+                                                      box.top + box.height / 2);
+                return box.width > 0 && box.left >= 0 && box.right <= innerWidth
+                    && (hit === element || element.contains(hit) || hit?.contains(element));
+            }"""
+        )
+    )

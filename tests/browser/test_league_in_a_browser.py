@@ -26,7 +26,10 @@ def test_standings_player_and_head_to_head(screen, wikipedia_card):
     play_three_games(screen, wikipedia_card)
     screen.go("/leagues/our-table")
     standings = screen.text("table")
-    assert re.search(r"Ana\s+2\s+1\s+\S+\s+3", standings), standings  # won, lost, net, played
+    if screen.name == "phone":  # the record and the rating; net in the row's "more"
+        assert re.search(r"Ana\s+2–1\s.*1514 ±202.*Net −\$12\.00", standings), standings
+    else:  # won, lost, net, played
+        assert re.search(r"Ana\s+2\s+1\s+\S+\s+3", standings), standings
     screen.shot("standings")
     assert screen.accessibility_violations() == []
     assert screen.overflow() == 0  # the wide table scrolls on its own, the page doesn't
@@ -90,8 +93,8 @@ def test_a_second_league_is_chosen_for_a_new_game_and_its_admin_pages_are_linked
 def test_standings_on_a_phone_show_player_won_lost_and_net_without_scrolling(
     browser, live_server, wikipedia_card, size
 ):
-    """The first four columns (player, won, lost, net) are inside the screen; the rest of
-    the table scrolls sideways on its own (issue 13)."""
+    """The columns a phone shows (player, record, rating with its ± and mark: issue 38,
+    point 14) are inside the screen, and so is the net money in each row's "more"."""
     from .conftest import Screen
 
     width, height = size
@@ -105,21 +108,23 @@ def test_standings_on_a_phone_show_player_won_lost_and_net_without_scrolling(
         for deal in wikipedia_card:
             screen.record(*deal)
         screen.go("/leagues/our-table")
-        headers = screen.page.locator("table.standings thead th").all_inner_texts()
-        labels = [re.match(r"[A-Za-z]+", header)[0] for header in headers[:4]]
-        assert labels == ["Player", "Won", "Lost", "Net"]
-        # Every cell of the first four columns, header and rows: its box on the screen.
+        headers = screen.page.locator("table.standings thead th").evaluate_all(
+            "ths => ths.filter((th) => th.checkVisibility()).map((th) => th.innerText)"
+        )
+        labels = [re.match(r"[A-Za-z]+", header)[0] for header in headers]
+        assert labels == ["Player", "Record", "Rating"]
+        # Every shown cell, header and rows: its box on the screen.
         boxes = screen.page.evaluate(
             """() => [...document.querySelectorAll('table.standings tr')].flatMap(
-                tr => [...tr.children].slice(0, 4).map(cell => {
+                tr => [...tr.children].filter((cell) => cell.checkVisibility()).map(cell => {
                     const box = cell.getBoundingClientRect();
                     return [cell.innerText.trim(), box.left, box.right];
                 }))"""
         )
-        assert len(boxes) == 3 * 4  # the header and two players
+        assert len(boxes) == 3 * 3 + 2  # the header and two players, each with its "more"
         outside = [(text, left, right) for text, left, right in boxes if left < 0 or right > width]
         assert outside == [], outside
-        net = screen.page.locator("table.standings tbody tr td").nth(2)
+        net = screen.page.locator("table.standings tr.row-more summary span").first
         assert net.inner_text().startswith(("+$", "−$"))
         assert net.bounding_box()["x"] + net.bounding_box()["width"] <= width
         assert screen.overflow() == 0  # the page itself never scrolls sideways

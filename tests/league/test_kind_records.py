@@ -144,6 +144,12 @@ def test_the_league_pages_show_each_game(api, app, auth):
     assert "Standings of Knock Rummy, all time" in page
     order = [page.index(f">{row['player']}</a>") for row in rows]
     assert order == sorted(order)
+    # On a phone (issue 38, point 14): the name, the deals won and the rating with its ± in
+    # the columns a phone shows; the net money and the rest in each row's details.
+    assert page.count('<td class="num rating">') == len(rows)
+    assert page.count('<th scope="col" class="num phone-only">Deals won</th>') == 1
+    assert page.count('<tr class="row-more">') == len(rows)
+    assert page.count("<summary>Net ") == len(rows)
     with app.app_context():
         from scorekeeper.records.leagues import league_by_slug
         from scorekeeper.records.players import find_player

@@ -54,12 +54,17 @@ def player_id(app, name, slug="our-table"):
 
 
 def standings(html: str) -> dict[str, list[str]]:
-    """The standings table as {player: [won, lost, net, played, win %, …]}."""
+    """The standings table as {player: [won, lost, net, played, win %, …]}: its columns
+    (not the phone's record, which repeats won and lost)."""
     body = html[html.index('<table class="standings">') :]
     body = body[: body.index("</table>")]
     rows = re.findall(r"<tr>\s*<th scope=\"row\"[^>]*>(.*?)</th>(.*?)</tr>", body, re.S)
     return {
-        text_of(name): [text_of(cell) for cell in re.findall(r"<td[^>]*>(.*?)</td>", cells, re.S)]
+        text_of(name): [
+            text_of(cell)
+            for attributes, cell in re.findall(r"<td([^>]*)>(.*?)</td>", cells, re.S)
+            if "phone-only" not in attributes
+        ]
         for name, cells in rows
     }
 
@@ -82,14 +87,17 @@ def test_standings_of_the_wikipedia_game(public, table, client, wikipedia_card):
     page = client.get("/leagues/our-table").get_data(as_text=True)
     rows = standings(page)
     # played, won, lost, win %, net, naturals, chapeaux, skunks given, taken, margin, rating
-    # (its uncertainty beside it, a newcomer's: provisional), conservative rating
+    # (its uncertainty beside it, a newcomer's: provisional), conservative rating and what
+    # it is made from: OpenSkill's estimate (not the Elo rating) less three ±
     rating = "1520 ±209 plus or minus 209 provisional"
+    conservative = "926 = 1,553 − 3 × 209 OpenSkill's estimate 1,553 less 3 times 209"
     assert rows["Ana"] == [
-        *["1", "0", "+$10.00", "1", "100.0%", "1", "0", "0", "0", "95", rating, "927"]
+        *["1", "0", "+$10.00", "1", "100.0%", "1", "0", "0", "0", "95", rating, conservative]
     ]
     rating = "1480 ±209 plus or minus 209 provisional"
+    conservative = "820 = 1,447 − 3 × 209 OpenSkill's estimate 1,447 less 3 times 209"
     assert rows["Ben"] == [
-        *["0", "1", "−$10.00", "1", "0.0%", "1", "1", "0", "0", "— none", rating, "822"]
+        *["0", "1", "−$10.00", "1", "0.0%", "1", "1", "0", "0", "— none", rating, conservative]
     ]
     assert "Standings of Our table, all time, sorted by games won, highest first." in page
     assert "The rating is Elo, from 1500," in page  # written as the ratings are

@@ -137,7 +137,9 @@ def test_sorted_by_the_conservative_rating_a_newcomer_ranks_below_a_proven_playe
     names = [row.name for row in rows]
     assert names.index("Ana") < names.index("Cleo")
     cleo = next(row for row in rows if row.name == "Cleo")
-    assert cleo.conservative == skill.points(cleo.skill.mu - 3 * cleo.skill.sigma)
+    # OpenSkill's estimate less three ±, as the page shows them (issue 38, point 14).
+    assert cleo.conservative == skill.points(cleo.skill.mu) - 3 * skill.spread(cleo.skill.sigma)
+    assert cleo.conservative == cleo.estimate - 3 * cleo.spread
     page = table.client.get("/leagues/our-table?sort=conservative").get_data(as_text=True)
     assert "sorted by conservative rating, highest first" in html.unescape(page)
     shown = re.findall(r'<th scope="row" class="name"><a [^>]*>([^<]+)</a>', page)

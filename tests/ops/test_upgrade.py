@@ -203,6 +203,13 @@ CHANGED_ON_PURPOSE = {
         ),
         "a game's page at the table (issue 38)",
     ),
+    # Issue 38, point 12: a new invitation's page opens at the link, shown this once.
+    "members": "the invitation's page opens at its link",
+    "member-errors": "the invitation's page opens at its link",
+    # Issue 38, point 14: the standings on a phone (the record and the rating in view, the
+    # rest a tap away), and the conservative rating with the numbers it is made from.
+    "standings": "a phone's standings; the conservative rating explained",
+    "standings-season": "a phone's standings; the conservative rating explained",
 }
 
 

@@ -11,7 +11,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from flask_login import UserMixin
-from sqlalchemy import JSON, CheckConstraint, Enum, ForeignKey, String, UniqueConstraint
+from sqlalchemy import JSON, CheckConstraint, Enum, ForeignKey, Index, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 from werkzeug.security import check_password_hash, generate_password_hash
 
@@ -352,8 +352,12 @@ class AuditEvent(Model):
     """One change to a game (or league): who, when, what (an action and its values), and
     the values of the game before and after."""
 
+    # A league's changes of one action (renames and merges, changes of where a player is
+    # paid) are read by this index, not among every deal the league ever recorded.
+    __table_args__ = (Index("ix_audit_event_league_action", "league_id", "action"),)
+
     id: Mapped[int] = mapped_column(primary_key=True)
-    league_id: Mapped[int] = mapped_column(ForeignKey("league.id", ondelete="CASCADE"), index=True)
+    league_id: Mapped[int] = mapped_column(ForeignKey("league.id", ondelete="CASCADE"))
     game_id: Mapped[int | None] = mapped_column(
         ForeignKey("game.id", ondelete="CASCADE"), index=True
     )

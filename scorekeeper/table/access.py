@@ -33,7 +33,7 @@ from sqlalchemy import bindparam, select
 from sqlalchemy.orm import joinedload
 
 from scorekeeper.accounts.permissions import acting_user, role_in
-from scorekeeper.models import MAX_ID, MILLE, Game, League, Role, SeatLink, db
+from scorekeeper.models import MAX_ID, MILLE, Game, GameSeat, League, Role, SeatLink, db
 from scorekeeper.table import seats
 from scorekeeper.web.formatting import use_league
 
@@ -52,7 +52,12 @@ GAME_PAGE: Final = (
         joinedload(Game.player0),
         joinedload(Game.player1),
         joinedload(Game.deals.and_(Game.kind == MILLE)),
-        joinedload(Game.seats.and_(Game.kind != MILLE)),
+        # Each seat's player joined flat (an outer join: every seat has one), not nested
+        # inside the seats' outer join, which SQLite reads as every seat of the database
+        # joined to its player first (a quarter of a second at 20,000 games).
+        joinedload(Game.seats.and_(Game.kind != MILLE)).joinedload(
+            GameSeat.player, innerjoin=False
+        ),
     )
 )
 

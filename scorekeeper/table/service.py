@@ -92,7 +92,7 @@ _LOCKED_GAME: Final = (
 #: players are its seats. (Seats never change once a game has started, so reading them
 #: as they were before the wait for the lock is right, unlike its deals.)
 _LOCKED_SEATED_GAME: Final = _LOCKED_GAME.options(
-    joinedload(Game.seats).joinedload(GameSeat.player, innerjoin=True)
+    joinedload(Game.seats).joinedload(GameSeat.player, innerjoin=False)  # flat, as GAME_PAGE
 )
 
 

@@ -115,6 +115,7 @@ def test_deals_kept_offline_are_saved_once_when_the_network_returns(
     assert screen.text("main .summary .standing-list") == balances
     assert "Kept on this phone" in screen.text("form.deal-form .offline-said")
     assert api_game(league_app, live_server, game_id)["deals"] == []
+    assert screen.accessibility_violations() == []
     screen.shot(f"offline-kept-{kind}")
 
     # The network back: each deal sent once, the page the server's again.

@@ -611,7 +611,7 @@
     if (waiting.length) {
       const rows = element("ol", "unsaved-list");
       waiting.forEach((deal, index) => {
-        rows.append(element("li", "", `${text.dealNumber.replace("{number}", count + index + 1)}: ${text.notSaved}`));
+        rows.append(element("li", "", text.keptDeal.replace("{number}", count + index + 1)));
       });
       section.append(rows);
     }

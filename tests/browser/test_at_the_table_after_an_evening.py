@@ -36,6 +36,19 @@ def phone(request: pytest.FixtureRequest, browser: Any, live_server: str) -> Ite
     assert screen.unexpected_errors() == []
 
 
+@pytest.fixture(params=list(PHONES))
+def js_phone(request: pytest.FixtureRequest, browser: Any, live_server: str) -> Iterator[Screen]:
+    """A phone of each size with JavaScript: what only the script does (the Save bar above
+    the keyboard, the offline banner) has no page without it."""
+    context = browser.new_context(viewport=PHONES[request.param], is_mobile=True, has_touch=True)
+    screen = Screen(context.new_page(), live_server, f"{request.param}-js")
+    screen.script = True  # type: ignore[attr-defined]
+    screen.context = context  # type: ignore[attr-defined]
+    yield screen
+    context.close()
+    assert screen.unexpected_errors() == []
+
+
 def controls(phone: Screen) -> dict[str, str]:
     return CONTROLS if phone.script else NO_SCRIPT_CONTROLS  # type: ignore[attr-defined]
 
@@ -94,9 +107,8 @@ UNDER_THE_KEYBOARD = """(element) => {
 }"""
 
 
-def test_with_the_keyboard_open_every_control_can_be_reached_uncovered(phone):
-    if not phone.script:  # type: ignore[attr-defined]
-        pytest.skip("the keyboard's Save bar is the script's; without it Save is in the form")
+def test_with_the_keyboard_open_every_control_can_be_reached_uncovered(js_phone):
+    phone = js_phone
     phone.sign_in()
     phone.start_game()
     phone.page.locator("#score0").focus()
@@ -119,12 +131,11 @@ def test_with_the_keyboard_open_every_control_can_be_reached_uncovered(phone):
     view_shot(phone, "issue38-keyboard-open")
 
 
-def test_the_offline_banner_is_one_line_with_more(phone):
+def test_the_offline_banner_is_one_line_with_more(js_phone):
     """Point 6: one line above the totals; "more" opens what offline means here."""
-    if not phone.script:  # type: ignore[attr-defined]
-        pytest.skip("offline, a page without its script is the browser's own error")
     from playwright.sync_api import expect
 
+    phone = js_phone
     phone.offline_in_a_game()
     banner = phone.page.locator("#offline-banner")
     expect(banner).to_be_visible()

@@ -115,6 +115,7 @@ def test_deals_kept_offline_are_saved_once_when_the_network_returns(
     assert screen.text("main .summary .standing-list") == balances
     assert "Kept on this phone" in screen.text("form.deal-form .offline-said")
     assert api_game(league_app, live_server, game_id)["deals"] == []
+    assert screen.accessibility_violations() == []
     screen.shot(f"offline-kept-{kind}")
 
     # The network back: each deal sent once, the page the server's again.
@@ -132,5 +133,32 @@ def test_deals_kept_offline_are_saved_once_when_the_network_returns(
     screen.page.wait_for_timeout(6000)
     assert len(api_game(league_app, live_server, game_id)["deals"]) == 2
     screen.shot(f"offline-saved-{kind}")
+    context.close()
+    assert screen.unexpected_errors() == []
+
+
+def test_a_deal_kept_offline_is_said_in_french(browser, live_server, league_app):
+    from playwright.sync_api import expect
+
+    game_id = start(league_app, "spoil-five", 5, {"ante": 100})
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    screen = Screen(context.new_page(), live_server, "offline-fr")
+    screen.sign_in()
+    screen.go(f"/games/{game_id}")
+    screen.from_menu("a.language[lang=fr]")
+    screen.page.wait_for_load_state()
+    screen.go_offline()
+    expect(screen.page.locator("#offline-banner summary")).to_have_text(
+        "Hors ligne\u00a0: donnes gardées ici. plus"
+    )
+    keep(screen, GAMES["spoil-five"][2][0], 1)
+    assert screen.page.locator("#unsaved .unsaved-list li").all_inner_texts() == [
+        "Donne 1 : pas encore enregistrée".replace(" :", "\u00a0:")
+    ]
+    assert screen.page.locator("main .summary .balances-waiting").inner_text() == (
+        "Les soldes et le prochain donneur attendent le réseau\u00a0: 1 donne gardée sur ce"
+        " téléphone n'y est pas encore."
+    )
+    screen.shot("offline-kept-fr")
     context.close()
     assert screen.unexpected_errors() == []

@@ -248,7 +248,7 @@
       for (const deal of waiting) {
         count += 1;
         totals = [totals[0] + deal.score0, totals[1] + deal.score1];
-        rows.append(element("li", "", `${text.dealNumber.replace("{number}", count)}: ${number(deal.score0)} / ${number(deal.score1)} — ${text.notSaved}`));
+        rows.append(element("li", "", text.keptScores.replace("{number}", count).replace("{first}", number(deal.score0)).replace("{second}", number(deal.score1))));
         if (body) {
           const row = element("tr", "unsaved-row");
           const head = element("th", "", String(count));

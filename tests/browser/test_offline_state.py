@@ -113,4 +113,9 @@ def test_the_provisional_state_speaks_french_from_the_page(phone):
     assert "Ben" in state["dealer"]
     assert state["foot"] == []  # no deal saved yet: the kept one has its own rows
     assert phone.page.locator("main .scorecard > p.muted").is_hidden()  # "no deal yet"
+    # The list of kept deals in French words and typography: a no-break space before ":".
+    kept = phone.page.locator(".unsaved-list li").all_text_contents()
+    assert len(kept) == 1
+    assert kept[0].startswith("Donne 1\u00a0: "), repr(kept[0])
+    assert kept[0].endswith(" — pas encore enregistrée"), repr(kept[0])
     phone.shot("offline-state-fr")

@@ -6,7 +6,6 @@ other game, no history (it names accounts), no player but the game's two. Their 
 capability: a wrong, stopped or expired one is a plain 404.
 """
 
-from collections.abc import Callable
 from typing import Any
 
 from flask import (
@@ -22,18 +21,15 @@ from flask import (
 from werkzeug.wrappers import Response
 
 from scorekeeper.accounts.permissions import role_in
-from scorekeeper.engine import Settlement
 from scorekeeper.errors import Conflict, NotFound, ServiceError, StaleVersion
 from scorekeeper.models import AuditAction, AuditEvent, Game, Role, SeatLink
 from scorekeeper.records import payment_handles
 from scorekeeper.records.payment_handles import handle_of, read_handle
-from scorekeeper.table import access, audit, kind_pages, kind_receipts, seats
-from scorekeeper.table import service as game_service
+from scorekeeper.table import access, audit, kind_pages, kind_receipts, receipt_pages, seats
 from scorekeeper.table.change_forms import AgreeForm, GameChangeForm
 from scorekeeper.table.forms import PaymentHandleForm
 from scorekeeper.table.shown_card import ShownCard
 from scorekeeper.table.shown_sitting import ShownSitting
-from scorekeeper.web.formatting import currency_of, long_day, money
 from scorekeeper.web.translation import gettext
 
 bp = Blueprint("seats", __name__)
@@ -132,7 +128,7 @@ def receipt(game_id: int) -> str:
     game = access.game(game_id)
     member = role_in(game.league) is not None
     back = url_for("table.game", game_id=game_id)
-    return _render_receipt(
+    return receipt_pages.render_receipt(
         game, lambda seat: _payer_receipt_url(game, seat), show_handle=member, back=back
     )
 
@@ -165,12 +161,42 @@ def _receipt_url(link: SeatLink, token: str) -> str:
 
 @bp.get("/s/<token>")
 def seat_page(token: str) -> Response:
-    """The card as the scorekeeper sees it, live, on the player's own phone."""
+    """The card as the scorekeeper sees it, live, on the player's own phone: of the link's
+    game, or of the latest rematch that followed it the same evening (``?game=N``: the
+    evening's Nth game, still readable)."""
     return _private(_render_seat(_link_or_404(token), token))
 
 
+def _in_evening(link: SeatLink) -> tuple[SeatLink, dict[str, Any]]:
+    """The link as it opens the evening's game asked for (``?game=N``; else the latest):
+    itself for its own game; for a rematch, a link of the same seat to it that is kept
+    nowhere (issue 38, point 4: one link for the evening, the same people in the same
+    seats). With what its page says of the evening."""
+    evening = seats.evening_of(link.game)
+    asked = request.args.get("game", type=int)
+    number = len(evening) if asked is None else asked
+    if not 1 <= number <= len(evening):
+        abort(404)
+    game = evening[number - 1]
+    shown = link
+    if game is not link.game:
+        shown = SeatLink(id=link.id, game_id=game.id, seat=link.seat)  # in no session
+        shown.game, shown.created_by = game, link.created_by
+    return shown, {
+        "evening": len(evening),
+        "evening_number": number,
+        # The forms say which game they were filled on; the live view follows the latest.
+        "at": {"game": number} if len(evening) > 1 else {},
+        "live_at": {} if number == len(evening) else {"game": number},
+    }
+
+
 def _render_seat(link: SeatLink, token: str, handle_form: PaymentHandleForm | None = None) -> str:
-    receipt_url = _receipt_url(link, token)  # first: it may write, once, for an old link
+    link, evening = _in_evening(link)
+    if evening["evening_number"] == 1:
+        receipt_url = _receipt_url(link, token)  # first: it may write, once, for an old link
+    else:
+        receipt_url = _payer_receipt_url(link.game, link.seat)
     game_handle = payment_handles.game_handle(link.game, link.seat)
     if handle_form is None:
         handle_form = PaymentHandleForm(formdata=None)
@@ -187,6 +213,7 @@ def _render_seat(link: SeatLink, token: str, handle_form: PaymentHandleForm | No
         "changes_nothing": not link.maker_in_use,
         "can_score": False,
         "seat_history": _seat_history(link.game),
+        **evening,
     }
     if not link.game.is_mille:
         return _render_kind_seat(link, receipt_url, mine)
@@ -195,7 +222,7 @@ def _render_seat(link: SeatLink, token: str, handle_form: PaymentHandleForm | No
     return render_template(
         "table/seat.html",
         **shown.context(),
-        receipt=_receipt(link.game, settlement, receipt_url) if settlement else None,
+        receipt=receipt_pages.bill_of(link.game, settlement, receipt_url) if settlement else None,
         **mine,
     )
 
@@ -235,6 +262,14 @@ def seat_version(token: str) -> Response:
     the game changes or someone agrees. A link stopped meanwhile: 404, and the page says so."""
     link, version, agreements = seats.seat_version(token)
     access.check_link(link)
+    assert link is not None
+    evening = seats.evening_of(link.game)
+    if len(evening) > 1:  # the page of a game the evening went on from, or of its latest
+        asked = request.args.get("game", type=int) or len(evening)
+        if not 1 <= asked <= len(evening):
+            abort(404)
+        game = evening[asked - 1]
+        version, agreements = game.version, game.agreement_count
     tag = seats.etag(version, agreements)
     if tag in request.if_none_match:
         response = make_response("", 304)
@@ -262,9 +297,10 @@ def seat_agree(token: str) -> Response:
     form = AgreeForm()
     if not form.validate_on_submit():
         abort(400)
+    link, evening = _in_evening(link)
     name = link.game.player(link.seat).name
     _agree(link.game_id, link.seat, form.expected_version, by_link=True, name=name)
-    return redirect(url_for(".seat_page", token=token, _anchor="play"))
+    return redirect(url_for(".seat_page", token=token, **evening["at"], _anchor="play"))
 
 
 @bp.post("/s/<token>/payment")
@@ -281,13 +317,14 @@ def seat_payment(token: str) -> Response:
         except ServiceError as error:
             (form.kind if error.field == "kind" else form.handle).errors = [error.message]
         else:
-            payment_handles.set_game_handle(link, handle, by=audit.actor_id())
+            payment_handles.set_game_handle(_in_evening(link)[0], handle, by=audit.actor_id())
             flash(
                 gettext("Saved: this is how you are paid for this game.")
                 if handle
                 else gettext("Removed: this game's bill shows the league's handle, if any.")
             )
-            return redirect(url_for(".seat_page", token=token, _anchor="how-paid"))
+            at = _in_evening(link)[1]["at"]
+            return redirect(url_for(".seat_page", token=token, **at, _anchor="how-paid"))
     return _private(_render_seat(link, token, form), 422)
 
 
@@ -310,131 +347,7 @@ def shared_receipt(token: str) -> Response:
     or forward. It reads the bill and changes nothing; it dies with its link."""
     link = access.receipt(token)
     here = url_for(".shared_receipt", token=token, _external=True)
-    page = _render_receipt(
+    page = receipt_pages.render_receipt(
         link.game, lambda _seat: here, show_handle=True, back=None, by_link=True, seat=link.seat
     )
     return _private(page)
-
-
-# The receipt -------------------------------------------------------------------------------
-
-
-def _render_receipt(
-    game: Game,
-    link: Callable[[int], str],
-    *,
-    show_handle: bool,
-    back: str | None,
-    by_link: bool = False,
-    seat: int | None = None,
-) -> str:
-    """The printable receipt. ``link(payer)``: the address the payer's sentence ends with;
-    ``back``: the card it leads back to (None: the receipt's own address, which has no
-    card to go back to); ``by_link``: opened by a link, not a member; ``seat``: the seat
-    whose receipt it is (another game's shows the receipts its player pays or is paid by),
-    None for every payer's."""
-    if not game.is_mille:
-        return _render_kind_receipt(
-            game, link, show_handle=show_handle, back=back, by_link=by_link, seat=seat
-        )
-    card, settlement = game_service.card_of(game)
-    if settlement is None:
-        abort(404)  # no receipt before the end
-    return render_template(
-        "table/receipt.html",
-        game=game,
-        card=card,
-        settlement=settlement,
-        agreements=seats.agreements(game),
-        receipt=_receipt(game, settlement, link(settlement.payer), show_handle=show_handle),
-        back=back,
-        by_link=by_link,
-    )
-
-
-def _render_kind_receipt(
-    game: Game,
-    link: Callable[[int], str],
-    *,
-    show_handle: bool,
-    back: str | None,
-    by_link: bool,
-    seat: int | None = None,
-) -> str:
-    """The printable receipt of a game of any kind but Mille: each payer's bill, or
-    (``seat``, a seat's link) those its player pays or is paid by."""
-    context = kind_pages.card_context(game)
-    shown = context["shown"]
-    assert isinstance(shown, ShownSitting)
-    if not shown.finished:
-        abort(404)  # no receipt before the end
-    receipts = kind_receipts.receipts_of(game, shown, link, show_handle=show_handle)
-    if seat is not None:
-        receipts = [found for found in receipts if found.concerns(seat)]
-    return render_template(
-        "table/kind_receipt.html",
-        **context,
-        receipts=receipts,
-        back=back,
-        by_link=by_link,
-        seat=seat,
-    )
-
-
-def _receipt(
-    game: Game, settlement: Settlement, link: str, *, show_handle: bool = True
-) -> dict[str, Any]:
-    """What a receipt shows besides the settlement: the sentence to share, the day, and
-    where the payee is paid on this game's bill (for the league's members and the game's
-    links only)."""
-    payer, payee = game.player(settlement.payer), game.player(settlement.payee)
-    when = game.finished_at or game.played_at
-    handle = payment_handles.bill_handle(game, settlement.payee) if show_handle else None
-    return {
-        "day": long_day(when),
-        "text": share_text(game, settlement, link),
-        "handle": handle,
-        "paypal": (
-            handle.paypal_link(settlement.total, currency_of(game.league)) if handle else None
-        ),
-        "payer": payer.name,
-        "payee": payee.name,
-    }
-
-
-def share_text(game: Game, settlement: Settlement, link: str) -> str:
-    """ "Ben owes Ana $38.00 for the game of 24 November 2026: game $3.00, difference $7.00
-    … The receipt: <link>", in the page's language, every amount exact; ``link`` opens the
-    payer's receipt only, read-only, whoever shares it (issue 38, point 7)."""
-    names = {
-        "game": gettext("game"),
-        "difference": gettext("difference"),
-        "naturals": gettext("naturals"),
-        "chapeaux": gettext("chapeaux"),
-        "skunk": gettext("skunk"),
-    }
-    parts = [
-        gettext("%(what)s %(amount)s", what=names[line.kind], amount=money(line.amount))
-        for line in settlement.lines
-    ]
-    if settlement.multiplier == 2:
-        parts.append(gettext("doubled for the skunk"))
-    elif settlement.multiplier == 3:
-        parts.append(gettext("tripled for the skunk"))
-    facts = {
-        "payer": game.player(settlement.payer).name,
-        "payee": game.player(settlement.payee).name,
-        "amount": money(settlement.total),
-        "day": long_day(game.finished_at or game.played_at),
-        "lines": ", ".join(parts),
-    }
-    if game.paid_at:
-        bill = gettext(
-            "%(payer)s paid %(payee)s %(amount)s for the game of %(day)s: %(lines)s.", **facts
-        )
-    else:
-        bill = gettext(
-            "%(payer)s owes %(payee)s %(amount)s for the game of %(day)s: %(lines)s.", **facts
-        )
-    where = gettext("The receipt: %(link)s", link=link)
-    return f"{bill} {where}"

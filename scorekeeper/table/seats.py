@@ -22,7 +22,7 @@ import hashlib
 import hmac
 import re
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, Final
 
 from flask import current_app
@@ -118,6 +118,39 @@ def shared_seats(game: Game) -> tuple[int, ...]:
         if link.is_open(game.paid_at, now, game.abandoned_at) and link.seat < len(counts):
             counts[link.seat] += 1
     return tuple(counts)
+
+
+#: How long after a game ended a rematch of it still belongs to the same evening.
+SAME_EVENING: Final = timedelta(hours=12)
+
+
+def evening_of(game: Game) -> list[Game]:
+    """The game and the rematches that followed it, oldest first: the same league, kind
+    and players in the same seats, each started after the one before ended and within
+    :data:`SAME_EVENING` of it, none abandoned (issue 38, point 4: one link for the
+    evening). A game nobody played again is alone: one statement, no more."""
+    later = db.session.scalars(
+        select(Game)
+        .where(
+            Game.league_id == game.league_id,
+            Game.kind == game.kind,
+            Game.player0_id == game.player0_id,
+            Game.player1_id == game.player1_id,
+            Game.id > game.id,
+            Game.abandoned_at.is_(None),
+        )
+        .order_by(Game.id)
+        .limit(50)
+    ).all()
+    evening = [game]
+    players = [seat.player_id for seat in game.seats] if later else []
+    for candidate in later:
+        ended = evening[-1].finished_at
+        if ended is None or candidate.created_at > ended + SAME_EVENING:
+            break
+        if candidate.created_at >= ended and [s.player_id for s in candidate.seats] == players:
+            evening.append(candidate)
+    return evening
 
 
 def open_seat(token: str) -> SeatLink | None:

@@ -103,8 +103,15 @@ def test_the_mille_opponent_reads_from_the_top(browser, live_server, size, scrip
     keeper.page.context.close()
 
 
+@pytest.mark.parametrize("script", [True, False], ids=["js", "no-js"])
 @pytest.mark.parametrize("size", list(PHONES))
-def test_a_knock_rummy_opponent_reads_from_the_top(browser, live_server, league_app, size):  # noqa: F811
+def test_a_knock_rummy_opponent_reads_from_the_top(
+    browser,
+    live_server,
+    league_app,  # noqa: F811
+    size,
+    script,
+):
     keeper = _keeper(browser, live_server)
     game_id = start(league_app, "knock-rummy", 4, {}, {"point": 10})
     game_path = f"/games/{game_id}"
@@ -115,7 +122,7 @@ def test_a_knock_rummy_opponent_reads_from_the_top(browser, live_server, league_
             keeper.type(f"#counts_{seat}", str(count))
         keeper.save()
     link = _share(keeper, game_path, "Cy")
-    cy = _player(browser, live_server, size, True)
+    cy = _player(browser, live_server, size, script)
     cy.page.goto(link)
     assert _on_first_screen(cy, ".standings-now")
     assert _on_first_screen(cy, ".last-deal")

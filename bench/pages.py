@@ -269,12 +269,12 @@ def choose_targets(app: Flask, finishing: int) -> Targets:
 
 
 def _mille_in_progress(league_id: int, names: tuple[str, str]) -> int:
-    """A game of Mille eight deals in (2,000 to 1,200 of 5,000), recorded by the service."""
+    """A game of Mille eight deals in (800 to 480 of 1,200), recorded by the service."""
     game = starting.start_game(
         league_id, names, Rules(), Stakes.from_small(100), Seat.FIRST, create_players=False
     )
     for number in range(8):
-        game = game_service.record_deal(game.id, Tally(Seat(number % 2), (250, 150))).game
+        game = game_service.record_deal(game.id, Tally(Seat(number % 2), (100, 60))).game
     return game.id
 
 

@@ -62,6 +62,12 @@ class MergeForm(Form):
     submit = SubmitField(_l("Merge"))
 
 
+class PlayerAccountForm(Form):
+    """Which member's account is this player (issue 38, point 13); "" for nobody."""
+
+    user = SelectField(_l("Member's account"), choices=[], validate_choice=False)
+
+
 #: A browser's date picker offers only the days a season may have (seasons.check_season).
 SEASON_DAYS = {"min": EARLIEST_DAY.isoformat(), "max": LAST_SEASON_DAY.isoformat()}
 

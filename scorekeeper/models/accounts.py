@@ -103,6 +103,9 @@ class Membership(Model):
     user_id: Mapped[int] = mapped_column(ForeignKey("user.id", ondelete="CASCADE"))
     league_id: Mapped[int] = mapped_column(ForeignKey("league.id", ondelete="CASCADE"), index=True)
     role: Mapped[int]
+    #: The member's own player in the league, as a league admin linked them (issue 38): their
+    #: account page says how they are paid. None: no player.
+    player_id: Mapped[int | None] = mapped_column(ForeignKey("player.id", ondelete="SET NULL"))
 
     user: Mapped[User] = relationship(back_populates="memberships")
 

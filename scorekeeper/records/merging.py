@@ -42,6 +42,7 @@ from scorekeeper.models import (
     Game,
     GameSeat,
     LeagueRound,
+    Membership,
     Player,
     PlayerRecord,
     SeatLink,
@@ -267,7 +268,7 @@ def _lock_players(merged_id: int, kept_id: int) -> None:
 
 
 def _move(merged_id: int, kept_id: int) -> None:
-    """Every seat, game and round of the merged player, the kept one's."""
+    """Every seat, game, round and member of the merged player, the kept one's."""
     db.session.execute(
         update(GameSeat).where(GameSeat.player_id == merged_id).values(player_id=kept_id)
     )
@@ -277,4 +278,8 @@ def _move(merged_id: int, kept_id: int) -> None:
         update(LeagueRound)
         .where(LeagueRound.sitting_out_id == merged_id)
         .values(sitting_out_id=kept_id)
+    )
+    # A member who was the merged player is the kept one (issue 38, point 13).
+    db.session.execute(
+        update(Membership).where(Membership.player_id == merged_id).values(player_id=kept_id)
     )

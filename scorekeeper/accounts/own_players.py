@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from sqlalchemy import select
 
 from scorekeeper.database import writing
-from scorekeeper.errors import NotFound, ServiceError
+from scorekeeper.errors import ServiceError
 from scorekeeper.models import League, Membership, Player, User, db
 from scorekeeper.web.translation import gettext
 
@@ -68,11 +68,3 @@ def link(player: Player, user_id: int | None) -> None:
             other.player_id = None
         if membership is not None:
             membership.player_id = player.id
-
-
-def player_of_user(user_id: int, league_id: int) -> Player:
-    """The user's own player in the league, or NotFound."""
-    found = own_player(user_id, league_id)
-    if found is None:
-        raise NotFound(gettext("There is no such player."))
-    return found

@@ -230,6 +230,9 @@ class InvitationForm(Form):
         # form's "role" radios too, and an id is said once per page.
         id="invitation-role",
     )
+    #: The league's player whoever joins is ("" for none): their account then says how they
+    #: are paid (issue 38, point 13). Its choices are the league's players.
+    player = SelectField(_l("For the player"), choices=[], validate_choice=False)
     submit = SubmitField(_l("Make an invitation link"))
 
 

@@ -41,6 +41,7 @@ from scorekeeper.models import (
     AuditEvent,
     Game,
     GameSeat,
+    Invitation,
     LeagueRound,
     Membership,
     Player,
@@ -279,7 +280,9 @@ def _move(merged_id: int, kept_id: int) -> None:
         .where(LeagueRound.sitting_out_id == merged_id)
         .values(sitting_out_id=kept_id)
     )
-    # A member who was the merged player is the kept one (issue 38, point 13).
-    db.session.execute(
-        update(Membership).where(Membership.player_id == merged_id).values(player_id=kept_id)
-    )
+    # A member who was the merged player, or an invitation made for them, is the kept
+    # one's (issue 38, point 13).
+    for made_for in (Membership, Invitation):
+        db.session.execute(
+            update(made_for).where(made_for.player_id == merged_id).values(player_id=kept_id)
+        )

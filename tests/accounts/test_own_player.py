@@ -133,3 +133,36 @@ def test_the_account_page_reads_in_french(app, table, auth):
     member.set_cookie("lang", "fr")
     page = html.unescape(member.get("/account").get_data(as_text=True))
     assert "Comment je suis payé·e dans Our table" in page
+
+
+def test_whoever_joins_by_an_invitation_made_for_a_player_is_that_player(app, table, client):
+    from tests.accounts.test_invitations import LINK, join
+
+    ana = add_player(app, "Ana")
+    members = table.client.get("/leagues/our-table/members").get_data(as_text=True)
+    assert f'<option value="{ana}">Ana</option>' in members
+    response = table.client.post(
+        "/leagues/our-table/invitations", data={"role": "1", "player": str(ana)}
+    )
+    assert response.status_code == 201
+    page = response.get_data(as_text=True)
+    assert "for Ana" in page  # the open invitation says whom it is for
+    (token,) = LINK.findall(page)
+    join(client, token, "ana")
+    assert "How I am paid in Our table" in client.get("/account").get_data(as_text=True)
+
+
+def test_an_invitation_for_no_player_of_the_league_is_refused_at_the_field(app, table):
+    add_player(app, "Ana")
+    response = table.client.post(
+        "/leagues/our-table/invitations", data={"role": "1", "player": "999"}
+    )
+    assert response.status_code == 422
+    page = html.unescape(response.get_data(as_text=True))
+    assert "Choose one of the league's players." in page
+    assert 'id="player-error"' in page or 'aria-invalid="true"' in page
+    with app.app_context():
+        from scorekeeper.models import Invitation
+
+        assert db.session.scalars(select(Invitation)).all() == []
+        db.session.remove()

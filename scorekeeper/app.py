@@ -17,7 +17,7 @@ from scorekeeper import api, database
 from scorekeeper.accounts import views as accounts_views
 from scorekeeper.accounts.permissions import acting_user, keeps_score_anywhere, may
 from scorekeeper.extensions import babel, compress, csrf, login_manager
-from scorekeeper.league import money_views, name_views, tonight_views
+from scorekeeper.league import money_views, name_views, own_player_views, tonight_views
 from scorekeeper.league import settings as league_settings
 from scorekeeper.league import views as league_views
 from scorekeeper.league.transfer import views as transfer_views
@@ -186,6 +186,7 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(seat_views.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(accounts_views.bp)
+    app.register_blueprint(own_player_views.bp)
     app.register_blueprint(league_settings.bp)
     app.register_blueprint(league_views.bp)
     app.register_blueprint(name_views.bp)

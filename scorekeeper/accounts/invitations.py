@@ -9,13 +9,13 @@ one link can't both join.
 
 from enum import StrEnum
 
-from sqlalchemy import select
+from sqlalchemy import select, update
 
 from scorekeeper.accounts import users as user_service
 from scorekeeper.accounts.permissions import forget_roles
 from scorekeeper.database import begin_held_write, holding_writes, writing
 from scorekeeper.errors import NotFound, ServiceError
-from scorekeeper.models import Invitation, Membership, Role, User, db, utcnow
+from scorekeeper.models import Invitation, Membership, Player, Role, User, db, utcnow
 from scorekeeper.web.translation import gettext
 
 #: The roles an invitation may give: an admin is made by hand, on the members page.
@@ -56,13 +56,20 @@ def closed_message(reason: Closed) -> str:
     }[reason]
 
 
-def create(league_id: int, role: Role, by: int | None) -> tuple[Invitation, str]:
-    """A new invitation to the league with ``role`` (viewer or scorekeeper), and its
-    token: the only time it is known."""
+def create(
+    league_id: int, role: Role, by: int | None, player_id: int | None = None
+) -> tuple[Invitation, str]:
+    """A new invitation to the league with ``role`` (viewer or scorekeeper), made for the
+    league's player ``player_id`` if given, and its token: the only time it is known."""
     if role not in INVITABLE:
         raise ServiceError(gettext("An invitation makes a viewer or a scorekeeper."), field="role")
     with writing():
+        if player_id is not None:
+            player = db.session.get(Player, player_id)
+            if player is None or player.league_id != league_id:
+                raise ServiceError(gettext("Choose one of the league's players."), field="player")
         invitation, token = Invitation.issue(league_id, role, by)
+        invitation.player_id = player_id
         db.session.add(invitation)
     return invitation, token
 
@@ -178,11 +185,20 @@ def _join(invitation: Invitation, user_id: int) -> None:
         )
     ).first()
     if membership is None:
-        db.session.add(
-            Membership(league_id=invitation.league_id, user_id=user_id, role=invitation.role)
+        membership = Membership(
+            league_id=invitation.league_id, user_id=user_id, role=invitation.role
         )
+        db.session.add(membership)
     elif membership.role < invitation.role:
         membership.role = invitation.role
+    if invitation.player_id is not None:
+        # Made for a player: the one who joins is that player, and no other member is.
+        db.session.execute(
+            update(Membership)
+            .where(Membership.player_id == invitation.player_id)
+            .values(player_id=None)
+        )
+        membership.player_id = invitation.player_id
     invitation.used_at = utcnow()
     invitation.used_by_id = user_id
     forget_roles()

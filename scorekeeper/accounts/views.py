@@ -1,6 +1,9 @@
 """Accounts: the first administrator, signing in and out, password and API tokens, joining
 a league by invitation."""
 
+from collections.abc import Mapping
+from typing import Any
+
 from flask import (
     Blueprint,
     abort,
@@ -180,21 +183,27 @@ def account() -> str | Response:
         # holder can read, nor in any cache.
         new_token = token_service.create_token(current_user.id, token_form.name.data or "")
         empty_form = TokenForm(prefix="token", formdata=None)
-        response = make_response(_account_page(password_form, empty_form, new_token), 201)
+        response = make_response(account_page(password_form, empty_form, new_token), 201)
         response.headers["Cache-Control"] = "no-store"
         return response
-    return _account_page(password_form, token_form)
+    return account_page(password_form, token_form)
 
 
-def _account_page(
-    password_form: ChangePasswordForm, token_form: TokenForm, new_token: str | None = None
+def account_page(
+    password_form: ChangePasswordForm,
+    token_form: TokenForm,
+    new_token: str | None = None,
+    handle_forms: Mapping[int, Any] | None = None,
 ) -> str:
+    """The account page; ``handle_forms``: how-I-am-paid forms answered with an error, by
+    player id (the others are filled afresh: ``own_payment_forms``)."""
     return render_template(
         "accounts/account.html",
         password_form=password_form,
         token_form=token_form,
         tokens=token_service.tokens_of(current_user.id),
         new_token=new_token,
+        handle_forms=handle_forms or {},
     )
 
 

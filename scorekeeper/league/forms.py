@@ -62,6 +62,12 @@ class MergeForm(Form):
     submit = SubmitField(_l("Merge"))
 
 
+class PlayerAccountForm(Form):
+    """Which member's account is this player (issue 38, point 13); "" for nobody."""
+
+    user = SelectField(_l("Member's account"), choices=[], validate_choice=False)
+
+
 #: A browser's date picker offers only the days a season may have (seasons.check_season).
 SEASON_DAYS = {"min": EARLIEST_DAY.isoformat(), "max": LAST_SEASON_DAY.isoformat()}
 
@@ -224,6 +230,9 @@ class InvitationForm(Form):
         # form's "role" radios too, and an id is said once per page.
         id="invitation-role",
     )
+    #: The league's player whoever joins is ("" for none): their account then says how they
+    #: are paid (issue 38, point 13). Its choices are the league's players.
+    player = SelectField(_l("For the player"), choices=[], validate_choice=False)
     submit = SubmitField(_l("Make an invitation link"))
 
 

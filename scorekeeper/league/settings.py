@@ -10,6 +10,7 @@ from scorekeeper.accounts import members as member_service
 from scorekeeper.accounts import users as user_service
 from scorekeeper.accounts.permissions import acting_user, league_or_404, require_site_admin
 from scorekeeper.errors import NotFound, ServiceError
+from scorekeeper.league import queries
 from scorekeeper.league import seasons as season_service
 from scorekeeper.league import service as league_service
 from scorekeeper.league.forms import (
@@ -140,6 +141,9 @@ def _members_page(
     invite_form: InvitationForm,
     new_link: str | None = None,
 ) -> str:
+    invite_form.player.choices = [("", gettext("Nobody in particular"))] + [
+        (str(player.id), player.name) for player in queries.players_of(league.id)
+    ]
     return render_template(
         "league/members.html",
         league=league,
@@ -163,10 +167,17 @@ def invite(slug: str) -> Response | tuple[str, int]:
         return _members_page(league, empty, form), 422
     user = acting_user()
     try:
+        chosen = form.player.data or ""
         _, token = invitation_service.create(
-            league.id, Role(int(form.role.data or 0)), user.id if user else None
+            league.id,
+            Role(int(form.role.data or 0)),
+            user.id if user else None,
+            int(chosen) if chosen.isdecimal() else None,
         )
-    except (ServiceError, ValueError):
+    except ServiceError as error:
+        (form.player if error.field == "player" else form.role).errors = [error.message]
+        return _members_page(league, empty, form), 422
+    except ValueError:
         form.role.errors = [gettext("An invitation makes a viewer or a scorekeeper.")]
         return _members_page(league, empty, form), 422
     link = url_for("auth.invitation", token=token, _external=True)

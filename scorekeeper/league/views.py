@@ -33,6 +33,7 @@ from scorekeeper.league import standings as standing_queries
 from scorekeeper.league.arguments import id_arg, player_of
 from scorekeeper.league.charts import trend_chart
 from scorekeeper.league.forms import PlayerForm
+from scorekeeper.league.own_player_views import account_form
 from scorekeeper.models import FINISHED, IN_PROGRESS, MILLE, League, Player, Role, Season
 from scorekeeper.records import players as player_service
 from scorekeeper.records import skill
@@ -223,6 +224,7 @@ def _render_player(league: League, found: Player, form: PaymentHandleForm | None
         handle=handle_of(found) if member else None,
         handle_form=form,
         handle_changes=handle_changes(found, names.former if names else None) if admin else None,
+        account_form=account_form(league.id, found) if admin else None,
         name_changes=names.changes if names else None,
     )
 

@@ -21,7 +21,7 @@ from scorekeeper.names import key as name_key
 from .base import MAX_SEATS, Model, utcnow
 
 if TYPE_CHECKING:
-    from .table import Game, League
+    from .table import Game, League, Player
 
 
 class Role(IntEnum):
@@ -103,6 +103,9 @@ class Membership(Model):
     user_id: Mapped[int] = mapped_column(ForeignKey("user.id", ondelete="CASCADE"))
     league_id: Mapped[int] = mapped_column(ForeignKey("league.id", ondelete="CASCADE"), index=True)
     role: Mapped[int]
+    #: The member's own player in the league, as a league admin linked them (issue 38): their
+    #: account page says how they are paid. None: no player.
+    player_id: Mapped[int | None] = mapped_column(ForeignKey("player.id", ondelete="SET NULL"))
 
     user: Mapped[User] = relationship(back_populates="memberships")
 
@@ -157,9 +160,12 @@ class Invitation(Model):
     used_at: Mapped[datetime | None]
     used_by_id: Mapped[int | None] = mapped_column(ForeignKey("user.id", ondelete="SET NULL"))
     withdrawn_at: Mapped[datetime | None]
+    #: The player whoever joins by it is in the league (issue 38, point 13), if made for one.
+    player_id: Mapped[int | None] = mapped_column(ForeignKey("player.id", ondelete="SET NULL"))
 
     league: Mapped["League"] = relationship()
     created_by: Mapped[User | None] = relationship(foreign_keys=[created_by_id])
+    player: Mapped["Player | None"] = relationship()
 
     @property
     def role_enum(self) -> Role:

@@ -41,7 +41,9 @@ from scorekeeper.models import (
     AuditEvent,
     Game,
     GameSeat,
+    Invitation,
     LeagueRound,
+    Membership,
     Player,
     PlayerRecord,
     SeatLink,
@@ -267,7 +269,7 @@ def _lock_players(merged_id: int, kept_id: int) -> None:
 
 
 def _move(merged_id: int, kept_id: int) -> None:
-    """Every seat, game and round of the merged player, the kept one's."""
+    """Every seat, game, round and member of the merged player, the kept one's."""
     db.session.execute(
         update(GameSeat).where(GameSeat.player_id == merged_id).values(player_id=kept_id)
     )
@@ -278,3 +280,9 @@ def _move(merged_id: int, kept_id: int) -> None:
         .where(LeagueRound.sitting_out_id == merged_id)
         .values(sitting_out_id=kept_id)
     )
+    # A member who was the merged player, or an invitation made for them, is the kept
+    # one's (issue 38, point 13).
+    for made_for in (Membership, Invitation):
+        db.session.execute(
+            update(made_for).where(made_for.player_id == merged_id).values(player_id=kept_id)
+        )

@@ -184,3 +184,39 @@ def whole_on_screen_in(screen: Screen, locator) -> bool:
             }"""
         )
     )
+
+
+def test_a_player_says_how_they_are_paid_on_their_account_page(phone):
+    phone.sign_in()
+    phone.go("/leagues/our-table/players")
+    phone.type("#name", "Ana")
+    phone.tap("form button.primary")
+    phone.go("/leagues/our-table/members")
+    phone.type("#username", "ana")
+    phone.page.check("input[name=role][value='1']")
+    phone.type("#password", "a long passphrase for ana")
+    phone.tap("form.card button.primary")
+    phone.go("/leagues/our-table/players")
+    phone.page.locator("ul.players a", has_text="Ana").first.click()
+    phone.page.select_option("#account-user", label="ana")
+    phone.page.locator("#account button[type=submit]").click()
+    phone.page.wait_for_load_state()
+    phone.page.context.clear_cookies()
+    phone.sign_in("ana", "a long passphrase for ana")
+    for language, title, saved in (
+        ("en", "How I am paid in Our table", "Saved how you are paid."),
+        ("fr", "Comment je suis payé·e dans Our table", "Enregistré : comment vous êtes payé·e."),
+    ):
+        phone.go(f"/language/{language}")
+        phone.go("/account")
+        assert phone.text("section.how-paid h2") == title
+        assert whole_on_screen(phone, "section.how-paid h2"), phone.name  # first on the page
+        phone.page.check("section.how-paid input[value=paypal]")
+        phone.page.fill("section.how-paid input[type=text]", "Ana" + language)
+        phone.page.locator("section.how-paid button[type=submit]").click()
+        phone.page.wait_for_load_state()
+        assert saved in phone.text(".flashes")
+        value = phone.page.locator("section.how-paid input[type=text]").input_value()
+        assert value == "Ana" + language
+        assert phone.overflow() == 0
+        phone.shot(f"account-how-paid-{language}")

@@ -341,7 +341,7 @@ def sureness_from(record: dict, as_of: datetime) -> tuple:
     return (
         record["rating"],
         skill.spread(widened.sigma),
-        skill.points(widened.conservative),
+        skill.conservative_points(widened),
         skill.provisional(record["career_games"], record["last_played_at"], as_of),
     )
 

@@ -133,3 +133,8 @@ def test_the_payments_say_who_paid_whom_in_every_game_of_the_night(api, auth, ap
         text = text_of(response.get_data(as_text=True))
         assert f"{payers} paid {payees} ${owed / 100:.2f}" in text, url
         assert f"Ben paid Ana ${float(mille['settlement']['total']):.2f}" in text, url
+    scorekeeper.get("/language/fr")
+    verb = "ont payé" if "," in payers else "a payé"  # French says how many paid
+    text = text_of(scorekeeper.get("/leagues/our-table/payments").get_data(as_text=True))
+    assert f"{payers} {verb} {payees}" in text
+    assert "Ben a payé Ana" in text

@@ -402,6 +402,19 @@
   // The words of an error page (401, 403, 404): its heading and its sentence.
   function errorIn(html) { return reasonIn(parsed(html), ": "); }
 
+  // After sending, either way: the deals kept after a refused one are held by it, said in
+  // words; then the server's card (its totals or balances, its end) once anything changed.
+  function sent(saved, refused) {
+    if (refused) {
+      const list = load();
+      const refusedAt = list.findIndex((deal) => deal.token === refused);
+      list.forEach((deal, index) => { if (index > refusedAt && !deal.reason && deal.owner === owner) deal.reason = text.heldBack; });
+      store(list);
+    }
+    if (saved || refused) window.location.reload();
+    else render();
+  }
+
   async function send() {
     if (asJson) {
       await sendBodies();
@@ -492,16 +505,7 @@
     } finally {
       sending = false;
     }
-    // Mark the later ones as held by the refused one, in words.
-    if (refused) {
-      const list = load();
-      const refusedAt = list.findIndex((deal) => deal.token === refused);
-      list.forEach((deal, index) => { if (index > refusedAt && !deal.reason && deal.owner === owner) deal.reason = text.heldBack; });
-      store(list);
-    }
-    // The server's card, with the server's circles, stars, end and settlement.
-    if (saved || refused) window.location.reload();
-    else render();
+    sent(saved, refused);
   }
 
   // Another game's deals ------------------------------------------------------------------
@@ -694,15 +698,7 @@
     } finally {
       sending = false;
     }
-    if (refused) {
-      const list = load();
-      const refusedAt = list.findIndex((deal) => deal.token === refused);
-      list.forEach((deal, index) => { if (index > refusedAt && !deal.reason && deal.owner === owner) deal.reason = text.heldBack; });
-      store(list);
-    }
-    // The server's card: its balances, its pool, who deals next.
-    if (saved || refused) window.location.reload();
-    else render();
+    sent(saved, refused);
   }
 
   // This is the queue of save.js, which owns the submit: offline, a deal form's Save keeps

@@ -366,6 +366,26 @@ def missing_agreements(game: Game) -> list[int]:
     return [seat for seat, a in enumerate(agreements(game)) if a is None or not a.stands]
 
 
+def own_seats(game: Game) -> frozenset[int]:
+    """The seats of the game whose player the signed-in user is (their account linked to
+    that player in the game's league): the scorekeeper who records the card and marks it
+    paid agrees with it by doing so, and is not asked about themselves (issue 38, point
+    5). Nothing is stored: the other seats' agreements stay as they are. Read from the
+    memberships loaded with the user (``auth.load_user``): no query on a page."""
+    user = acting_user()
+    if user is None:
+        return frozenset()
+    linked = next((m.player_id for m in user.memberships if m.league_id == game.league_id), None)
+    if linked is None:
+        return frozenset()
+    players = (
+        (game.player0_id, game.player1_id)
+        if game.is_mille
+        else tuple(seat.player_id for seat in game.seats)
+    )
+    return frozenset(seat for seat, player_id in enumerate(players) if player_id == linked)
+
+
 def agree(game_id: int, seat: int, version: int | None, *, by_link: bool) -> bool:
     """``seat``'s player agrees with the card as it is at ``version`` (the one their page
     showed: a card changed since is refused as stale, so nobody agrees blind). Returns

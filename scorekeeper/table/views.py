@@ -81,6 +81,7 @@ def _render_game(
         shared=seats.shared_seats(game) if can_score and not game.abandoned else None,
         ask_paid=ask_paid,
         refusal=refusal,
+        own=seats.own_seats(game) if can_score else frozenset(),
     )
     return page, status
 
@@ -322,13 +323,15 @@ def undo(game_id: int) -> tuple[str, int] | Response:
 @bp.post("/games/<int:game_id>/paid")
 def mark_paid(game_id: int) -> tuple[str, int] | Response:
     """The loser has paid: settle and lock the game. From the page, a player who has not
-    agreed with the card is asked about first (it needs no agreement: "anyway" goes on)."""
+    agreed with the card is asked about first (it needs no agreement: "anyway" goes on),
+    never the scorekeeper's own player: marking it paid is their agreement."""
     game = _game_or_404(game_id, Role.SCOREKEEPER)
     # The page's button asks for the question (a script, or a page from before agreements
     # existed, marks it paid as it always did).
     asked = request.form.get("ask") == "agreements" and "anyway" not in request.form
     if asked and game.finished and not game.locked:
-        missing = seats.missing_agreements(game)
+        own = seats.own_seats(game)  # the scorekeeper's own player agrees by marking it
+        missing = [seat for seat in seats.missing_agreements(game) if seat not in own]
         form = GameChangeForm()
         if missing and form.validate_on_submit():
             names = [game.player(seat).name for seat in missing]

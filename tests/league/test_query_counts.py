@@ -104,7 +104,7 @@ EXPECTED = {
     "a season": 3,
     "import": 2,
     "settings": 2,
-    "members": 5,  # the open invitations too (issue 25); the players an invitation may be for (issue 38)
+    "members": 5,  # the open invitations (issue 25), the players one may be for (issue 38)
     "game in progress": 4,  # its open seat links too (issue 23)
     "finished game": 4,
     "new game form": 3,

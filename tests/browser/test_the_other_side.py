@@ -203,7 +203,7 @@ def test_the_opponent_follows_agrees_and_gets_the_bill(browser, live_server):
 
     # Marking it paid asks first: Ana has not agreed with the corrected card.
     keeper.go(game_url.removeprefix(keeper.base))
-    keeper.tap("form[action$='/paid'] button")
+    keeper.tap("form[action*='/paid'] button")
     expect(keeper.page.locator(".payment .confirm")).to_contain_text(
         "Ana has not agreed with this card yet. Mark it paid anyway?"
     )

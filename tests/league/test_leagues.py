@@ -665,6 +665,7 @@ LEAGUE_ROUTES = [
     ("GET", "/leagues/{slug}", READ),
     ("GET", "/leagues/{slug}/players/{ana}", READ),
     ("POST", "/leagues/{slug}/players/{ana}/payment", ADMIN),
+    ("POST", "/leagues/{slug}/players/{ana}/account", ADMIN),
     ("GET", "/leagues/{slug}/players/{ana}/rename", ADMIN),
     ("POST", "/leagues/{slug}/players/{ana}/rename", ADMIN),
     ("GET", "/leagues/{slug}/players/{ana}/merge?into={ben}", ADMIN),

@@ -29,9 +29,10 @@ SIZE = 100 * 1024
 #: The most characters any one pattern of the app may be handed from a request.
 PATTERN_BUDGET = 1000
 #: Line events a request may gain when its field doubles from 50 KB to 100 KB: none is
-#: expected, 1% allows for caches warming up. A loop over what was sent would add at least
-#: one line per character: 51,200.
-GROWTH_ALLOWED = 0.01
+#: expected, 2% allows for caches warming up (the count page gained 1.3% once in a full
+#: run, none alone). A loop over what was sent would add at least one line per character:
+#: 51,200, 15% of the largest page's 341,000.
+GROWTH_ALLOWED = 0.02
 #: The hostile text whose work is counted line by line, at 50 KB and then at 100 KB.
 LINES_COUNTED = "a French decimal in spaces"
 

@@ -345,9 +345,7 @@ class Movement(Model):
         Index("ix_movement_game_deal", "game_id", "deal_number"),
         # A long sitting's page sums what its older deals moved pair by pair (kind_card.py):
         # the groups' order and every column the sum reads, so it walks this index alone.
-        Index(
-            "ix_movement_ledger", "game_id", "payer_seat", "payee_seat", "deal_number", "amount"
-        ),
+        Index("ix_movement_ledger", "game_id", "payer_seat", "payee_seat", "deal_number", "amount"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)

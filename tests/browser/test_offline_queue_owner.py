@@ -22,7 +22,7 @@ from scorekeeper.accounts import users as user_service
 from scorekeeper.models import Role, db
 from scorekeeper.records.leagues import default_league
 
-from .conftest import PASSWORD, PHONE, Screen
+from .conftest import PASSWORD, PHONE, ROUND_MS, Screen, quick_rounds
 
 pytestmark = pytest.mark.browser
 
@@ -90,6 +90,7 @@ def test_a_deal_kept_by_one_scorekeeper_is_not_sent_in_anothers_session(phones, 
 
     league_members("bea", Role.SCOREKEEPER)
     phone = phones("phone")
+    quick_rounds(phone.context)  # type: ignore[attr-defined]
     phone.sign_in()  # admin
     phone.start_game()
     url = phone.page.url.removeprefix(phone.base)
@@ -107,7 +108,7 @@ def test_a_deal_kept_by_one_scorekeeper_is_not_sent_in_anothers_session(phones, 
     foreign = phone.page.locator("#unsaved .foreign")
     expect(foreign).to_contain_text("140 / 350")
     expect(foreign).to_contain_text("kept by another account")
-    phone.page.wait_for_timeout(6000)  # more than one of offline.js's rounds of sending
+    phone.page.wait_for_timeout(3 * ROUND_MS)  # more than two of offline.js's rounds of sending
     assert _saved_deals(phone.base, phone, url) == ["290 160"]
     # On the card it is not provisional for her either: the form still says deal 2.
     expect(phone.page.locator("#deal-form h2")).to_have_text("Deal 2")
@@ -125,6 +126,7 @@ def test_entries_planted_in_the_storage_are_never_sent_unasked(phones):
     from playwright.sync_api import expect
 
     phone = phones("phone")
+    quick_rounds(phone.context)  # type: ignore[attr-defined]
     phone.sign_in()
     phone.start_game()
     url = phone.page.url.removeprefix(phone.base)
@@ -142,7 +144,7 @@ def test_entries_planted_in_the_storage_are_never_sent_unasked(phones):
     )
     phone.page.reload()
     expect(phone.page.locator("#unsaved .foreign")).to_have_count(2)
-    phone.page.wait_for_timeout(6000)
+    phone.page.wait_for_timeout(3 * ROUND_MS)
     assert _saved_deals(phone.base, phone, url) == []
     # Nothing planted counts on the card: no provisional row, no provisional totals.
     expect(phone.page.locator("tr.unsaved-row")).to_have_count(0)
@@ -217,6 +219,7 @@ def test_an_ended_session_says_sign_in_again_and_stops_trying(phones):
     from playwright.sync_api import expect
 
     phone = phones("phone")
+    quick_rounds(phone.context)  # type: ignore[attr-defined]
     url = phone.offline_in_a_game()
     phone.record_offline(1, (140, 350))
 
@@ -242,7 +245,7 @@ def test_an_ended_session_says_sign_in_again_and_stops_trying(phones):
     expect(phone.page.locator("tr.unsaved-row")).to_have_count(1)  # still kept
     phone.shot("offline-session-ended")
     tries = len(asked)
-    phone.page.wait_for_timeout(11000)  # two more rounds of the 5 s retry
+    phone.page.wait_for_timeout(3 * ROUND_MS)  # more rounds of the retry
     assert len(asked) == tries, asked  # it stopped trying
     assert "POST" not in asked  # nothing was sent without a session
 

@@ -21,7 +21,7 @@ from scorekeeper.models import db
 from scorekeeper.records.leagues import league_by_slug
 from scorekeeper.table import starting
 
-from .conftest import PHONE, Screen
+from .conftest import PHONE, ROUND_MS, Screen, quick_rounds
 
 pytestmark = pytest.mark.browser
 
@@ -97,6 +97,7 @@ def test_deals_kept_offline_are_saved_once_when_the_network_returns(
     players, stakes, deals = GAMES[kind]
     game_id = start(league_app, kind, players, stakes)
     context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    quick_rounds(context)
     screen = Screen(context.new_page(), live_server, f"offline-{kind}")
     screen.sign_in()
     screen.go(f"/games/{game_id}")
@@ -130,7 +131,7 @@ def test_deals_kept_offline_are_saved_once_when_the_network_returns(
     assert [amount.lstrip("+") for amount in amounts] == game["balances"]
     assert screen.page.evaluate("localStorage.length") == 0
     # Sent again by a second look (the queue asks every few seconds): still two.
-    screen.page.wait_for_timeout(6000)
+    screen.page.wait_for_timeout(3 * ROUND_MS)
     assert len(api_game(league_app, live_server, game_id)["deals"]) == 2
     screen.shot(f"offline-saved-{kind}")
     context.close()

@@ -176,6 +176,9 @@ class Screen:
 
     def __init__(self, page: Any, base: str, name: str) -> None:
         self.page, self.base, self.name = page, base, name
+        #: Whether the page runs its scripts, and the sizes :meth:`each_size` goes through.
+        self.script = True
+        self.sizes: tuple[str, ...] = ()
         self.taps = 0  # clicks and typed fields, as a person would count them
         self.errors: list[str] = []  # the page's script errors and console errors, in order
         self.expected_errors: list[str] = []  # console errors a test provokes on purpose
@@ -189,6 +192,15 @@ class Screen:
         """The errors the page showed (see :attr:`errors`) that the test did not provoke on
         purpose: none of :attr:`expected_errors` is part of them."""
         return [e for e in self.errors if not any(x in e for x in self.expected_errors)]
+
+    def each_size(self) -> Iterator[str]:
+        """The phone resized to each of its :attr:`sizes` in turn, its :attr:`name` saying
+        which: what a test looks at in the loop, it looks at on each screen (open the page
+        afresh in the loop: it was laid out for the size before)."""
+        for size in self.sizes:
+            self.page.set_viewport_size(PHONES[size])
+            self.name = f"{size}-{'js' if self.script else 'nojs'}"
+            yield size
 
     def go(self, path: str) -> None:
         self.page.goto(self.base + path)
@@ -398,7 +410,33 @@ def phone_at_each_size(*sizes: str) -> Any:
             viewport=PHONES[size], is_mobile=True, has_touch=True, java_script_enabled=script
         )
         screen = Screen(context.new_page(), live_server, named(request.param))
-        screen.script = script  # type: ignore[attr-defined]
+        screen.script, screen.sizes = script, (size,)
+        yield screen
+        context.close()
+        assert screen.unexpected_errors() == []
+
+    return phone
+
+
+def phone_resized_to_each_size(*sizes: str) -> Any:
+    """A module's ``phone`` fixture for tests that set up more than they look at: each test
+    twice, with JavaScript and without (``screen.script``), set up at the first of
+    ``sizes`` (every one of :data:`PHONES` unless named); ``phone.each_size()`` then
+    resizes it to each in turn. The same checks at each size as :func:`phone_at_each_size`
+    makes, for one setting-up (a server, a sign-in, the games) instead of three. No page it
+    showed may have had a script error."""
+    chosen = sizes or tuple(PHONES)
+
+    @pytest.fixture(params=[True, False], ids=["js", "nojs"])
+    def phone(request: pytest.FixtureRequest, browser: Any, live_server: str) -> Iterator[Screen]:
+        script = request.param
+        context = browser.new_context(
+            viewport=PHONES[chosen[0]], is_mobile=True, has_touch=True, java_script_enabled=script
+        )
+        screen = Screen(
+            context.new_page(), live_server, f"{chosen[0]}-{'js' if script else 'nojs'}"
+        )
+        screen.script, screen.sizes = script, chosen
         yield screen
         context.close()
         assert screen.unexpected_errors() == []

@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from .conftest import Screen, phone_at_each_size
+from .conftest import Screen, phone_resized_to_each_size
 
 pytestmark = pytest.mark.browser
 
@@ -35,7 +35,10 @@ def small_targets(screen: Screen) -> list[str]:
     return screen.unreachable(TARGETS, scroll=True, skip=".menu-items")
 
 
-def record(phone: Screen, game: str, deal: tuple[int, tuple[int, int], tuple[int, int]]) -> None:
+Deal = tuple[int, tuple[int, int], tuple[int, int]]
+
+
+def record(phone: Screen, game: str, deal: Deal) -> None:
     """A deal typed in from the top of the game page (stars typed: no steppers without a
     script)."""
     out, scores, stars = deal
@@ -47,37 +50,47 @@ def record(phone: Screen, game: str, deal: tuple[int, tuple[int, int], tuple[int
     phone.save()
 
 
-phone = phone_at_each_size()
+phone = phone_resized_to_each_size()
 
 
 def test_every_target_of_the_game_pages_takes_a_thumb(phone, wikipedia_card):
+    """Set up once with the script and once without; each page looked at on each phone,
+    loaded afresh at its size (a refused or questioned deal: sent again, as neither is
+    saved)."""
     phone.expected_errors.append("status of 422")  # the refused deal, sent by the script
     phone.sign_in()
     phone.start_game("Ana", "Benoît-Alexandre")
     game = phone.page.url.split("#")[0].removeprefix(phone.base)
-    seen = {"a game, as it opens": small_targets(phone)}
+    seen: dict[str, list[str]] = {}
+
+    def look(where: str, path: str = "", deal: Deal | None = None) -> None:
+        for size in phone.each_size():
+            if deal:
+                record(phone, game, deal)
+            else:
+                phone.go(path or game)
+            seen[f"{where} at {size}"] = small_targets(phone)
+
+    look("a game, as it opens")
     for deal in wikipedia_card[:3]:
         record(phone, game, deal)
-    seen["after three deals"] = small_targets(phone)
-    record(phone, game, (0, (102, 50), (0, 0)))
-    seen["a deal refused"] = small_targets(phone)
-    record(phone, game, (0, (1500, 50), (0, 0)))
-    seen["a deal questioned"] = small_targets(phone)
-    phone.go(game + "/deals/2")
-    seen["Fix deal 2"] = small_targets(phone)
-    phone.go(game + "/count")
-    seen["Count"] = small_targets(phone)
-    phone.go(game)
-    phone.page.click("button:has-text('Show the card to Ana')")
-    phone.page.wait_for_load_state()
-    seen["the card shown to Ana"] = small_targets(phone)
+    look("after three deals")
+    look("a deal refused", deal=(0, (102, 50), (0, 0)))
+    look("a deal questioned", deal=(0, (1500, 50), (0, 0)))
+    look("Fix deal 2", game + "/deals/2")
+    look("Count", game + "/count")
+    for size in phone.each_size():
+        phone.go(game)
+        phone.page.click("button:has-text('Show the card to Ana')")
+        phone.page.wait_for_load_state()
+        seen[f"the card shown to Ana at {size}"] = small_targets(phone)
     link = phone.page.locator("a.share-link").inner_text()
     for deal in wikipedia_card[3:]:
         record(phone, game, deal)
     assert phone.page.locator(".settlement").count() == 1
-    seen["the game over"] = small_targets(phone)
-    phone.go(re.sub(r"^https?://[^/]+", "", link))
-    seen["Ana's own card"] = small_targets(phone)
+    look("the game over")
+    look("Ana's own card", re.sub(r"^https?://[^/]+", "", link))
+    assert len(seen) == 9 * len(phone.sizes)
     assert {where: found for where, found in seen.items() if found} == {}
 
 
@@ -107,4 +120,9 @@ def test_the_deal_forms_targets_lie_side_by_side_inside_it(phone):
     above did not see it."""
     phone.sign_in()
     phone.start_game("Ana", "Benoît-Alexandre")
-    assert phone.page.evaluate(OVERLAPS, TARGETS) == []
+    game = phone.page.url.split("#")[0]
+    found = {}
+    for size in phone.each_size():
+        phone.page.goto(game)
+        found[size] = phone.page.evaluate(OVERLAPS, TARGETS)
+    assert found == {size: [] for size in phone.sizes}

@@ -35,7 +35,7 @@ def tonight_default() -> str | Response:
     leagues = scorekeeping_leagues()
     if len(leagues) == 1:
         return redirect(url_for(".tonight", slug=leagues[0].slug))
-    return render_template("league/choose_tonight.html", leagues=leagues)
+    return render_template("league/choose_tonight.html", leagues=leagues, target="tonight.tonight")
 
 
 @bp.route("/leagues/<slug>/tonight", methods=["GET", "POST"])

@@ -41,7 +41,7 @@ def new_game_default() -> str | Response:
     leagues = scorekeeping_leagues()
     if len(leagues) == 1:
         return redirect(url_for(".new_game", slug=leagues[0].slug))
-    return render_template("table/choose_league.html", leagues=leagues)
+    return render_template("table/choose_league.html", leagues=leagues, target="start.new_game")
 
 
 @bp.route("/leagues/<slug>/games/new", methods=["GET", "POST"])

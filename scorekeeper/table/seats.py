@@ -32,7 +32,17 @@ from sqlalchemy.orm import joinedload
 from scorekeeper.accounts.permissions import acting_user
 from scorekeeper.database import writing
 from scorekeeper.errors import Conflict, NotFound
-from scorekeeper.models import MAX_ID, MILLE, AuditAction, AuditEvent, Game, SeatLink, db, utcnow
+from scorekeeper.models import (
+    MAX_ID,
+    MILLE,
+    AuditAction,
+    AuditEvent,
+    Game,
+    Membership,
+    SeatLink,
+    db,
+    utcnow,
+)
 from scorekeeper.table import audit
 from scorekeeper.table.service import locked_game
 from scorekeeper.web.translation import gettext
@@ -376,14 +386,36 @@ def own_seats(game: Game) -> frozenset[int]:
     if user is None:
         return frozenset()
     linked = next((m.player_id for m in user.memberships if m.league_id == game.league_id), None)
-    if linked is None:
+    return _seats_of(game, linked)
+
+
+def recorded_by_their_player(game: Game, history: list[AuditEvent]) -> frozenset[int]:
+    """The seats whose player recorded the card as it stands: the account that made its
+    latest change to the deals is linked to that player in the game's league. What
+    :func:`own_seats` is to the scorekeeper's page, this is to the other players' links:
+    "Ana recorded this card", not "Ana has not agreed". From the game's ``history``
+    (newest first), and one statement when a change was made by an account."""
+    latest = next((event for event in history if event.action in DEAL_CHANGES), None)
+    if latest is None or latest.user_id is None:
+        return frozenset()
+    linked = db.session.scalar(
+        select(Membership.player_id).where(
+            Membership.user_id == latest.user_id, Membership.league_id == game.league_id
+        )
+    )
+    return _seats_of(game, linked)
+
+
+def _seats_of(game: Game, player_id: int | None) -> frozenset[int]:
+    """The game's seats where ``player_id`` sits (none: no player)."""
+    if player_id is None:
         return frozenset()
     players = (
         (game.player0_id, game.player1_id)
         if game.is_mille
         else tuple(seat.player_id for seat in game.seats)
     )
-    return frozenset(seat for seat, player_id in enumerate(players) if player_id == linked)
+    return frozenset(seat for seat, seated in enumerate(players) if seated == player_id)
 
 
 def agree(game_id: int, seat: int, version: int | None, *, by_link: bool) -> bool:

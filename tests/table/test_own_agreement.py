@@ -14,9 +14,10 @@ from scorekeeper.league import service as league_service
 from scorekeeper.models import Game, Player, Role, db
 from scorekeeper.records import players as player_service
 from scorekeeper.records.leagues import league_by_slug
+from tests.conftest import Table
 
 from .kind_helpers import post_deal, start, words
-from .test_seat_links import finish
+from .test_seat_links import finish, share
 from .test_seat_links_of_every_game import finished as finished_kind
 
 
@@ -190,3 +191,33 @@ def test_knock_rummy_linked_to_nobody_or_another_league_is_asked(app, table, kno
     assert "Ana has not agreed with this card yet. Mark it paid anyway?" in said
     assert "(you)" not in said
     assert state(app, game_id)[0] is False
+
+
+def test_on_the_others_links_the_card_her_account_recorded_is_her_agreement(app, table, auth):
+    """Ben's link says that Ana recorded the card, not that she has not agreed, while the
+    card's latest change is her account's; a correction by another account (linked to
+    nobody) makes her one of the players to agree again."""
+    keeper = Table(auth.member("scorekeeper", username="ana"))
+    game_id = keeper.start_game()
+    link_to(app, "ana", "Ana")
+    keeper.record(game_id, 0, (290, 160))
+    finish(keeper, game_id)
+    ben = app.test_client()
+    link = share(keeper.client, game_id, 1)
+    card = words(ben.get(link).get_data(as_text=True))
+    assert "Ana recorded this card: that is Ana's agreement." in card
+    assert "Ana has not agreed" not in card
+    assert "You have not agreed with this card yet." in card  # Ben is asked, as before
+    ben.set_cookie("lang", "fr")
+    carte = words(ben.get(link).get_data(as_text=True))
+    assert "Ana a tenu cette feuille\u00a0: c'est l'approbation d'Ana." in carte
+    ben.delete_cookie("lang")
+    # The site's administrator (linked to nobody) corrects deal 1: Ana is asked again.
+    fixed = table.client.post(
+        f"/games/{game_id}/deals/1", data={"out": "0", "score0": "300", "score1": "160"}
+    )
+    assert fixed.status_code == 302
+    card = words(ben.get(link).get_data(as_text=True))
+    assert "Ana has not agreed with this card yet." in card
+    assert "Ana recorded this card" not in card
+    assert state(app, game_id)[1] == 0  # nothing was stored for her either way

@@ -336,9 +336,15 @@
       say(form, text.incomplete);
       return;
     }
+    queue(form, deal, 'input[name="out"]');
+  }
+
+  // A deal kept on the phone (Mille's, or another game's JSON body): it is the next version
+  // after the card's and the deals kept before it; the form is emptied for the next deal,
+  // says so, and its first choice (``first``) has the focus.
+  function queue(form, deal, first) {
     const list = load();
     const card = live();
-    // Typed on the card plus the deals kept before it: each is the next version.
     deal.version = Number(card ? card.dataset.version : 0) + list.filter((kept) => !kept.reason && kept.owner === owner).length;
     list.push(deal);
     store(list);
@@ -346,8 +352,8 @@
     form.querySelectorAll(".live-notice, .offline-said").forEach((note) => note.remove());
     render();
     say(form, text.kept);
-    const first = form.querySelector('input[name="out"]');
-    if (first) first.focus();
+    const choice = form.querySelector(first);
+    if (choice) choice.focus();
   }
 
   function say(form, words) {
@@ -555,19 +561,8 @@
   }
 
   function keepBody(form) {
-    const list = load();
-    const card = live();
     const deal = { token: newToken(), body: bodyOf(form), reason: "", owner, page: text.page };
-    // Typed on the card plus the deals kept before it: each is the next version.
-    deal.version = Number(card ? card.dataset.version : 0) + list.filter((kept) => !kept.reason && kept.owner === owner).length;
-    list.push(deal);
-    store(list);
-    form.reset();
-    form.querySelectorAll(".live-notice, .offline-said").forEach((note) => note.remove());
-    render();
-    say(form, text.kept);
-    const first = form.querySelector("input[type=radio], select, input");
-    if (first) first.focus();
+    queue(form, deal, "input[type=radio], select, input");
   }
 
   // "Deal 4" on the form while two are kept; its own words back once they are sent.

@@ -7,7 +7,7 @@ from sqlalchemy import select
 
 from scorekeeper.database import writing
 from scorekeeper.errors import ServiceError
-from scorekeeper.models import League, Membership, Player, User, db
+from scorekeeper.models import AuditAction, AuditEvent, League, Membership, Player, User, db
 from scorekeeper.web.translation import gettext
 
 
@@ -49,9 +49,10 @@ def member_of_player(player: Player) -> User | None:
     )
 
 
-def link(player: Player, user_id: int | None) -> None:
+def link(player: Player, user_id: int | None, *, by: int | None = None) -> None:
     """Make the member ``user_id`` the player's account in its league (None: nobody), and
-    no other member of it. ServiceError when ``user_id`` is not a member of the league."""
+    no other member of it; a change is kept in the league's history, made ``by`` that
+    account. ServiceError when ``user_id`` is not a member of the league."""
     with writing():
         membership = None
         if user_id is not None:
@@ -62,9 +63,25 @@ def link(player: Player, user_id: int | None) -> None:
             )
             if membership is None:
                 raise ServiceError(gettext("Choose one of the league's members."), field="user")
+        was = None
         for other in db.session.scalars(
             select(Membership).where(Membership.player_id == player.id)
         ):
-            other.player_id = None
+            other.player_id, was = None, other.user
         if membership is not None:
             membership.player_id = player.id
+        account = membership.user if membership is not None else None
+        if account is not was:
+            db.session.add(
+                AuditEvent(
+                    league_id=player.league_id,
+                    user_id=by,
+                    action=AuditAction.ACCOUNT_LINKED,
+                    params={
+                        "name": player.name,
+                        "player_id": player.id,
+                        "account": account.username if account else None,
+                        "was": was.username if was else None,
+                    },
+                )
+            )

@@ -18,6 +18,7 @@ from scorekeeper.league.arguments import player_of
 from scorekeeper.league.forms import PlayerAccountForm
 from scorekeeper.models import Player, Role
 from scorekeeper.records.payment_handles import handle_of, read_handle, set_handle
+from scorekeeper.table import audit
 from scorekeeper.table.forms import PaymentHandleForm
 from scorekeeper.web.translation import gettext
 
@@ -87,7 +88,7 @@ def link_account(slug: str, player_id: int) -> Response:
         abort(400)
     chosen = form.user.data or ""
     try:
-        own_players.link(found, int(chosen) if chosen.isdecimal() else None)
+        own_players.link(found, int(chosen) if chosen.isdecimal() else None, by=audit.actor_id())
     except ServiceError as error:
         flash(error.message, "error")
     else:

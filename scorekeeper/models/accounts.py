@@ -352,6 +352,10 @@ class AuditAction(StrEnum):
     #: the one kept is paid by: "into", "from", or None for neither). A league's change:
     #: no game.
     PLAYERS_MERGED = "players_merged"
+    #: A league admin said which member's account a player is (``accounts.own_players``):
+    #: name and player_id (the player's), account and was (the usernames after and before,
+    #: or None: nobody's). A league's change: no game.
+    ACCOUNT_LINKED = "account_linked"
 
 
 class AuditEvent(Model):

@@ -213,17 +213,18 @@ def bill_handle(game: Game, seat: int) -> PaymentHandle | None:
 def handle_changes(
     player: Player, former: Iterable[int] | None = None, limit: int = 20
 ) -> list[AuditEvent]:
-    """The latest changes of where the player is paid, newest first: the league's, and each
-    game's said through a seat's link; those of the players merged into them included
-    (``former``: the ids the history knows them by, ``players.former_ids``, read if not
-    given)."""
+    """The latest changes of where the player is paid, newest first: the league's, each
+    game's said through a seat's link, and whose account the player is; those of the
+    players merged into them included (``former``: the ids the history knows them by,
+    ``players.former_ids``, read if not given)."""
     ids = sorted(former_ids(player) if former is None else former)
     return list(
         db.session.scalars(
             select(AuditEvent)
             .where(
                 AuditEvent.league_id == player.league_id,
-                AuditEvent.action == AuditAction.HANDLE_CHANGED,
+                # Whose account the player is: that member says how the player is paid.
+                AuditEvent.action.in_((AuditAction.HANDLE_CHANGED, AuditAction.ACCOUNT_LINKED)),
                 AuditEvent.params["player_id"].as_integer().in_(ids),
             )
             .order_by(AuditEvent.id.desc())

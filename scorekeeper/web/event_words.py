@@ -139,6 +139,11 @@ _EVENTS: Final[dict[AuditAction, _Wording]] = {
         "Renamed %(old)s to %(new)s.", old=v["from"], new=v["into"]
     ),
     AuditAction.PLAYERS_MERGED: lambda v, _: _merged(v),
+    AuditAction.ACCOUNT_LINKED: lambda v, _: (
+        gettext("%(name)s's account set to %(account)s.", name=v["name"], account=v["account"])
+        if v["account"]
+        else gettext("%(name)s's account removed (it was %(was)s).", name=v["name"], was=v["was"])
+    ),
     AuditAction.CARD_AGREED: lambda v, _: (
         gettext(
             "%(name)s agreed with the card (version %(version)s) on their own phone.",

@@ -166,3 +166,38 @@ def test_an_invitation_for_no_player_of_the_league_is_refused_at_the_field(app, 
 
         assert db.session.scalars(select(Invitation)).all() == []
         db.session.remove()
+
+
+def test_whose_account_a_player_is_is_kept_in_the_league_s_history(app, table, auth):
+    """Linking, moving and removing a player's account: each change an event of the
+    league, by the admin who made it, on the player's page; the same choice again adds
+    nothing."""
+    ana = add_player(app, "Ana")
+    auth.member("viewer", username="ana")
+    auth.member("viewer", username="ana2")
+    link(table, ana, user_id(app, "ana"))
+    link(table, ana, user_id(app, "ana"))  # the same: no change
+    link(table, ana, user_id(app, "ana2"))
+    link(table, ana, "")
+    with app.app_context():
+        events = db.session.scalars(
+            select(AuditEvent)
+            .where(AuditEvent.action == AuditAction.ACCOUNT_LINKED)
+            .order_by(AuditEvent.id)
+        ).all()
+        assert [(e.params["was"], e.params["account"]) for e in events] == [
+            (None, "ana"),
+            ("ana", "ana2"),
+            ("ana2", None),
+        ]
+        assert {e.user_id for e in events} == {user_id(app, "admin")}
+        assert {e.game_id for e in events} == {None}
+        db.session.remove()
+    page = " ".join(
+        html.unescape(
+            table.client.get(f"/leagues/our-table/players/{ana}").get_data(as_text=True)
+        ).split()
+    )
+    assert "admin: Ana's account set to ana." in page
+    assert "admin: Ana's account set to ana2." in page
+    assert "admin: Ana's account removed (it was ana2)." in page

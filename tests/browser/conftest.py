@@ -19,7 +19,7 @@ from waitress.server import create_server
 
 from scorekeeper import create_app
 from scorekeeper.accounts import users as user_service
-from scorekeeper.models import db
+from scorekeeper.models import Role, db
 from scorekeeper.ops import serve
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
@@ -344,6 +344,32 @@ class Screen:
             for v in results["violations"]
             if v["impact"] in ("serious", "critical")
         ]
+
+
+#: The password of the member "ana" whom :func:`ana_signs_in_as_her_player` makes.
+ANA_PASSPHRASE = "a long passphrase for ana"
+
+
+def ana_signs_in_as_her_player(phone: "Screen", role: Role) -> None:
+    """The league admin adds the player Ana and the member account "ana" with ``role``,
+    and links the account to the player (issue 38, point 13); then Ana signs in on the
+    phone."""
+    phone.sign_in()
+    phone.go("/leagues/our-table/players")
+    phone.type("#name", "Ana")
+    phone.tap("form button.primary")
+    phone.go("/leagues/our-table/members")
+    phone.type("#username", "ana")
+    phone.page.check(f"input[name=role][value='{int(role)}']")
+    phone.type("#password", ANA_PASSPHRASE)
+    phone.tap("form.card button.primary")
+    phone.go("/leagues/our-table/players")
+    phone.page.locator("ul.players a", has_text="Ana").first.click()
+    phone.page.select_option("#account-user", label="ana")
+    phone.page.locator("#account button[type=submit]").click()
+    phone.page.wait_for_load_state()
+    phone.page.context.clear_cookies()
+    phone.sign_in("ana", ANA_PASSPHRASE)
 
 
 @pytest.fixture(params=["phone", "desktop"])

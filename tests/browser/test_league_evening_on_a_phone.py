@@ -6,7 +6,9 @@ import re
 
 import pytest
 
-from .conftest import Screen, phone_resized_to_each_size
+from scorekeeper.models import Role
+
+from .conftest import Screen, ana_signs_in_as_her_player, phone_resized_to_each_size
 
 pytestmark = pytest.mark.browser
 
@@ -191,22 +193,7 @@ def whole_on_screen_in(screen: Screen, locator) -> bool:
 
 
 def test_a_player_says_how_they_are_paid_on_their_account_page(phone):
-    phone.sign_in()
-    phone.go("/leagues/our-table/players")
-    phone.type("#name", "Ana")
-    phone.tap("form button.primary")
-    phone.go("/leagues/our-table/members")
-    phone.type("#username", "ana")
-    phone.page.check("input[name=role][value='1']")
-    phone.type("#password", "a long passphrase for ana")
-    phone.tap("form.card button.primary")
-    phone.go("/leagues/our-table/players")
-    phone.page.locator("ul.players a", has_text="Ana").first.click()
-    phone.page.select_option("#account-user", label="ana")
-    phone.page.locator("#account button[type=submit]").click()
-    phone.page.wait_for_load_state()
-    phone.page.context.clear_cookies()
-    phone.sign_in("ana", "a long passphrase for ana")
+    ana_signs_in_as_her_player(phone, Role.VIEWER)
     for _size in phone.each_size():
         for language, title, saved in (
             ("en", "How I am paid in Our table", "Saved how you are paid."),

@@ -9,13 +9,13 @@ from typing import Any
 
 import pytest
 
-from .conftest import PHONES, Screen
+from scorekeeper.models import Role
+
+from .conftest import PHONES, Screen, ana_signs_in_as_her_player
 from .test_at_the_table_after_an_evening import finish_a_game
 from .test_deal_form_in_view import view_shot
 
 pytestmark = pytest.mark.browser
-
-PASSPHRASE = "a long passphrase for ana"
 
 
 @pytest.fixture(params=[True, False], ids=["js", "nojs"])
@@ -32,24 +32,9 @@ def phone(request: pytest.FixtureRequest, browser: Any, live_server: str) -> Ite
 
 
 def ana_keeps_score(phone: Screen) -> None:
-    """The league admin adds the player Ana and the scorekeeper account "ana", and links
-    the account to the player; then Ana signs in on her phone."""
-    phone.sign_in()
-    phone.go("/leagues/our-table/players")
-    phone.type("#name", "Ana")
-    phone.tap("form button.primary")
-    phone.go("/leagues/our-table/members")
-    phone.type("#username", "ana")
-    phone.page.check("input[name=role][value='2']")  # scorekeeper
-    phone.type("#password", PASSPHRASE)
-    phone.tap("form.card button.primary")
-    phone.go("/leagues/our-table/players")
-    phone.page.locator("ul.players a", has_text="Ana").first.click()
-    phone.page.select_option("#account-user", label="ana")
-    phone.page.locator("#account button[type=submit]").click()
-    phone.page.wait_for_load_state()
-    phone.page.context.clear_cookies()
-    phone.sign_in("ana", PASSPHRASE)
+    """Ana, a scorekeeper of the league, signs in on her phone, her account linked to her
+    player."""
+    ana_signs_in_as_her_player(phone, Role.SCOREKEEPER)
 
 
 def test_marking_paid_never_asks_the_scorekeeper_about_herself(phone):

@@ -96,7 +96,7 @@ def _beside_the_card(game: Game, can_score: bool) -> dict[str, object]:
         "etag": seats.etag(game.version, game.agreement_count),
         "agreements": seats.agreements(game),
         "shared": seats.shared_seats(game) if can_score and not game.abandoned else None,
-        "own": seats.own_seats(game) if can_score else frozenset(),
+        "recorders": seats.own_seats(game) if can_score else frozenset(),
     }
 
 

@@ -215,7 +215,7 @@ def _render_seat(link: SeatLink, token: str, handle_form: PaymentHandleForm | No
         "seat_history": _seat_history(link.game),
         **evening,
     }
-    mine["recorded"] = seats.recorded_by_their_player(link.game, mine["seat_history"])
+    mine["recorders"] = seats.recorded_by_their_player(link.game, mine["seat_history"])
     if not link.game.is_mille:
         return _render_kind_seat(link, receipt_url, mine)
     shown = ShownCard.of(link.game)

@@ -81,7 +81,7 @@ def _render_game(
         shared=seats.shared_seats(game) if can_score and not game.abandoned else None,
         ask_paid=ask_paid,
         refusal=refusal,
-        own=seats.own_seats(game) if can_score else frozenset(),
+        recorders=seats.own_seats(game) if can_score else frozenset(),
     )
     return page, status
 

@@ -2,8 +2,8 @@
 player, and the fewest payments that bring everyone to zero at once (issue 37).
 
 A game's money is read as it is kept: a game of Mille moves its settlement's amount from
-its loser to its winner (``Game.amount_due``); any other game, the sums of its ledger
-(:class:`Movement`) per seat. The plan is the engine's (``engine.settle_up``): the least
+its loser to its winner (``Game.amount_due``); any other game, each seat's balance as its
+ledger leaves it (``Game.balances``). The plan is the engine's (``engine.settle_up``): the least
 number of payments, exactly for up to 16 players who owe or are owed, close to it beyond.
 Each payment can be ticked as made (:class:`SettledPayment`, in the league's history);
 when every one is, or a scorekeeper settles the night at once, every game of it is marked
@@ -21,7 +21,7 @@ from datetime import UTC, datetime, time, timedelta
 from typing import Final
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from sqlalchemy import func, select
+from sqlalchemy import select
 from sqlalchemy.orm import selectinload
 
 from scorekeeper.accounts.permissions import current_actor
@@ -34,9 +34,7 @@ from scorekeeper.models import (
     AuditAction,
     AuditEvent,
     Game,
-    GameSeat,
     League,
-    Movement,
     Player,
     SettledPayment,
     db,
@@ -141,28 +139,16 @@ def chosen_games(league: League, ids: Sequence[int]) -> list[Game]:
 def nets_of(games: Sequence[Game]) -> dict[int, int]:
     """Each player's money received minus paid over ``games`` (cents, by player id)."""
     nets: dict[int, int] = defaultdict(int)
-    others = []
     for game in games:
         if game.kind == MILLE:
             loser = game.player1_id if game.winner_seat == 0 else game.player0_id
             winner = game.player0_id if game.winner_seat == 0 else game.player1_id
             nets[winner] += game.amount_due or 0
             nets[loser] -= game.amount_due or 0
-        else:
-            others.append(game.id)
-    if others:
-        for column, sign in ((Movement.payee_seat, 1), (Movement.payer_seat, -1)):
-            sums = db.session.execute(
-                select(GameSeat.player_id, func.sum(Movement.amount))
-                .join(
-                    GameSeat,
-                    (GameSeat.game_id == Movement.game_id) & (GameSeat.seat == column),
-                )
-                .where(Movement.game_id.in_(others))
-                .group_by(GameSeat.player_id)
-            )
-            for player_id, amount in sums:
-                nets[player_id] += sign * int(amount)
+        else:  # each seat's balance, kept with the game's ledger
+            assert game.balances is not None
+            for seat in game.seats:
+                nets[seat.player_id] += game.balances[seat.seat]
     return dict(nets)
 
 

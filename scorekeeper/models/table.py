@@ -150,6 +150,12 @@ class Game(Model):
     chapeaux1: Mapped[int] = mapped_column(default=0)
     winner_seat: Mapped[int | None]
     amount_due: Mapped[Cents | None]  # the loser pays, once finished
+    #: A game of any other kind: each seat's balance as its ledger leaves it (cents, in
+    #: seat order), and what its pool holds (0 without one), as Mille's totals are kept:
+    #: a long sitting's page takes its newest deals back from them and sums no old deal.
+    #: None and 0 for Mille, whose money is its settlement.
+    balances: Mapped[list[int] | None] = mapped_column(JSON(none_as_null=True))
+    pool: Mapped[Cents] = mapped_column(default=0, server_default="0")
     finished_at: Mapped[datetime | None]
     #: When the game was played: when it finished, else when it started. "Newest first"
     #: means by it, so an imported game of last year sorts below this week's games.
@@ -334,8 +340,9 @@ class Movement(Model):
 
     From a seat, or the pool (None), to a seat or the pool, a positive amount and the
     engine's reason (``engine.games.Reason``). Derived from the deals by the engine and
-    rewritten, from the first deal a change touches, on every change: balances, pools and
-    who owes whom are sums over these rows, never kept a second time. ``deal_number`` is
+    rewritten, from the first deal a change touches, on every change, with their sums per
+    seat and in the pool kept on the game (``Game.balances``, ``Game.pool``); who owes whom
+    is summed over these rows. ``deal_number`` is
     None for what moves when the game ends (a pool given back). A game of Mille moves its
     money once, by its settlement (``Game.amount_due``), and has no rows here.
     """

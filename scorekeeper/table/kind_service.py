@@ -44,6 +44,8 @@ def derived_columns(sitting: Sitting) -> dict[str, Any]:
     return {
         "deal_count": len(sitting.lines),
         "status": FINISHED if sitting.finished else IN_PROGRESS,
+        "balances": list(sitting.balances),
+        "pool": sitting.pool or 0,
     }
 
 

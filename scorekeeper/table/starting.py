@@ -99,6 +99,7 @@ def start_game_of(
             seats=[GameSeat(seat=seat, player=player) for seat, player in enumerate(seats)],
             first_dealer=random.randrange(len(seats)) if first_dealer is None else first_dealer,
             setup=stored_setup(setup),
+            balances=[0] * len(seats),
         )
         db.session.add(game)
     return game
@@ -158,24 +159,33 @@ def rematch(game_id: int, *, token: str | None = None) -> tuple[Game, bool]:
             raise Conflict(gettext("Only a finished game can be played again."))
         if (waiting := _rematch_started(game)) is not None:
             return waiting, False  # from another phone: one rematch, not two
-        players = [seat.player_id for seat in game.seats]
-        new = Game(
-            kind=game.kind,
-            league_id=game.league_id,
-            player0_id=game.player0_id,
-            player1_id=game.player1_id,
-            seats=[GameSeat(seat=seat, player_id=player) for seat, player in enumerate(players)],
-            first_dealer=(game.first_dealer + 1) % len(players),
-            setup=game.setup,
-        )
-        if game.is_mille:
-            new.rules = game.rules
-            new.stakes = game.stakes
+        new = _next_game(game)
         db.session.add(new)
         db.session.flush()  # its id, for the token
         if token:
             db.session.add(SubmissionToken(token=token, game_id=new.id))
     return new, True
+
+
+def _next_game(game: Game) -> Game:
+    """The game after ``game``, without a deal: its kind, league, players in their seats,
+    rules and stakes, the first deal passed on."""
+    players = [seat.player_id for seat in game.seats]
+    new = Game(
+        kind=game.kind,
+        league_id=game.league_id,
+        player0_id=game.player0_id,
+        player1_id=game.player1_id,
+        seats=[GameSeat(seat=seat, player_id=player) for seat, player in enumerate(players)],
+        first_dealer=(game.first_dealer + 1) % len(players),
+        setup=game.setup,
+    )
+    if game.is_mille:
+        new.rules = game.rules
+        new.stakes = game.stakes
+    else:
+        new.balances = [0] * len(players)
+    return new
 
 
 def _rematch_started(game: Game) -> Game | None:

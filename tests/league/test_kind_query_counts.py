@@ -94,16 +94,15 @@ EXPECTED = {
     # The records of the game's players, one row each (records.kind_records), and the games
     # the league played, for the picker.
     **{f"standings of {kind}": 4 for kind in KINDS if kind != MILLE},
-    # Tonight's unpaid games and the newest 60 to tick, each with its seats; the sittings'
-    # ledger summed per player (twice: what each paid, what each received); the players;
-    # the payments ticked.
-    "settle up tonight": 10,
+    # Tonight's unpaid games and the newest 60 to tick, each with its seats (and the
+    # sittings' balances, kept on each game); the players; the payments ticked.
+    "settle up tonight": 8,
     # Mille's pairs, the sittings' unpaid balances and their seats, the latest payments.
     "who owes whom": 8,
     # The sittings paid on the page: their ledgers' sums and their seats (issue 37).
     "payments": 5,
     **{f"API standings of {kind}": 3 for kind in KINDS},
-    "API settle up tonight": 8,
+    "API settle up tonight": 6,
 }
 
 

@@ -13,6 +13,7 @@ from werkzeug.security import generate_password_hash
 from scorekeeper import create_app
 from scorekeeper.database import MIGRATIONS_DIR
 from scorekeeper.engine import Rules, Seat, Stakes, Tally
+from scorekeeper.engine.games import kind_named
 from scorekeeper.league import seasons
 from scorekeeper.models import (
     AuditAction,
@@ -26,7 +27,7 @@ from scorekeeper.models import (
 )
 from scorekeeper.records import results, skill
 from scorekeeper.records.leagues import league_by_slug
-from scorekeeper.table import audit, starting
+from scorekeeper.table import audit, kind_service, starting
 from scorekeeper.table import service as game_service
 from tests.conftest import TEST_CONFIG, TEST_DATABASES
 from tests.databases import server_database
@@ -209,6 +210,55 @@ def test_0020_leaves_every_league_in_canadian_dollars_and_goes_back_cleanly(app,
         "/leagues/our-table/games/new"
     ).get_data(as_text=True)
     assert table.page(game_id)
+
+
+def test_0027_fills_each_game_s_balances_and_pool_from_its_ledger(app, table):
+    """Each game's balances and pool as its ledger leaves it, as the app keeps them: a Spoil
+    Five sitting with money in its pool, a finished Knock Rummy one, a game of Mille (none:
+    NULL and 0), and a sitting without a deal (every balance 0)."""
+    mille = table.start_game()
+    with app.app_context():
+        league = league_by_slug("our-table").id
+        five = starting.start_game_of(
+            kind_named("spoil-five"), league, ["Ana", "Ben", "Cy"], {}, {"ante": 50}, 0
+        ).id
+        knock = starting.start_game_of(
+            kind_named("knock-rummy"), league, ["Ana", "Ben", "Cy", "Dan"], {}, {"point": 10}, 1
+        ).id
+        empty = starting.start_game_of(
+            kind_named("rummy"), league, ["Ben", "Cy"], {}, {"point": 5}, 0
+        ).id
+        kind_service.record(five, {"winner": None})
+        kind_service.record(five, {"winner": 2, "jink": "won"})
+        kind_service.record(five, {"winner": None})
+        for knocker in (0, 1, 3):
+            kind_service.record(knock, {"knocker": knocker, "counts": [6, 9, 14, 31]})
+        kind_service.finish(knock)
+        db.session.remove()
+
+        def kept():
+            return dict(
+                db.session.execute(select(Game.id, Game.balances).order_by(Game.id)).all()
+            ), dict(db.session.execute(select(Game.id, Game.pool)).all())
+
+        expected = kept()
+        assert expected[0][mille] is None
+        assert expected[0][empty] == [0, 0]
+        assert expected[1][five] == 150
+        assert sum(expected[0][five]) + expected[1][five] == 0
+        assert any(expected[0][knock])
+        db.session.remove()
+        try:
+            flask_migrate.downgrade(directory=MIGRATIONS_DIR, revision="0026_movement_ledger_index")
+            with db.engine.connect() as connection:
+                columns = {column["name"] for column in inspect(connection).get_columns("game")}
+            assert not {"balances", "pool"} & columns
+            db.session.remove()
+        finally:
+            flask_migrate.upgrade(directory=MIGRATIONS_DIR)
+            db.session.remove()
+        assert kept() == expected
+        db.session.remove()
 
 
 def test_foreign_keys_are_enforced_on_sqlite_after_the_start_migrated(tmp_path):

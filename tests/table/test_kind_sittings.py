@@ -6,6 +6,8 @@ paid and locked, unlocked by an admin, abandoned and restored, and played again.
 import re
 
 from scorekeeper.models import Game, db
+from scorekeeper.records.sittings import sitting_of
+from scorekeeper.table import kind_service
 
 from .kind_helpers import GAMES, NAMES, as_api, post_deal, standings, start, words
 
@@ -204,3 +206,36 @@ def test_a_long_sitting_shows_its_newest_deals_with_the_apis_balances(table, app
     for payment in answer["settlement"]["payments"]:
         payer, payee = answer["players"][payment["from"]], answer["players"][payment["to"]]
         assert f"{payer} pays {payee} ${payment['amount']}" in said
+
+
+def test_each_change_keeps_the_balances_and_the_pool_on_the_game_as_the_replay_says(app):
+    """A long sitting's page reads where everyone stands from the game (``Game.balances``,
+    ``Game.pool``) rather than summing its old deals: every change keeps them equal to the
+    replay of the deals, the pool carried over spoilt deals and given back at the end."""
+    game_id = start(app, "spoil-five")
+    changes = [
+        lambda: kind_service.record(game_id, {"winner": None}),
+        lambda: kind_service.record(game_id, {"winner": None}),
+        lambda: kind_service.record(game_id, {"winner": 3, "jink": "won"}),
+        lambda: kind_service.record(game_id, {"winner": None}),
+        lambda: kind_service.edit(game_id, 2, {"winner": 1, "jink": "failed"}),
+        lambda: kind_service.delete_deal(game_id, 1),
+        lambda: kind_service.finish(game_id),
+        lambda: kind_service.resume(game_id),
+        lambda: kind_service.record(game_id, {"winner": 0}),
+        lambda: kind_service.finish(game_id),
+    ]
+    kept = []
+    with app.app_context():
+        for change in changes:
+            played = change()
+            db.session.remove()
+            game = db.session.get(Game, game_id)
+            sitting = sitting_of(game)
+            assert sitting == played.sitting
+            assert (game.balances, game.pool) == (list(sitting.balances), sitting.pool), change
+            kept.append(game.pool)
+            db.session.remove()
+    # Five antes, the dealer's, taken, five antes again; the jink failed: the pool stays;
+    # given back at the end, and ready again when the end is taken back.
+    assert kept == [500, 600, 0, 500, 500, 500, 0, 500, 0, 0]

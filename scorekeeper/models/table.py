@@ -350,7 +350,7 @@ class Movement(Model):
     __table_args__ = (
         CheckConstraint("amount > 0", name="amount"),
         Index("ix_movement_game_deal", "game_id", "deal_number"),
-        # A long sitting's page sums what its older deals moved pair by pair (kind_card.py):
+        # Who owes whom sums each unpaid game's ledger pair of seats by pair (balances.py):
         # the groups' order and every column the sum reads, so it walks this index alone.
         Index("ix_movement_ledger", "game_id", "payer_seat", "payee_seat", "deal_number", "amount"),
     )

@@ -164,18 +164,12 @@ class Targets:
 
 
 def choose_targets(app: Flask, finishing: int) -> Targets:
-    """A typical game in progress and a finished one, the most active player and pair, a
+    """A game in progress eight deals in and a finished one, the most active player and pair, a
     page 90% of the way down the archive, fresh games to record deals into, and
     ``finishing`` games at 1,100 to 1,000, for the deal that ends each."""
     with app.app_context():
         league_id = db.session.scalars(select(League.id).where(League.slug == SLUG)).one()
         in_league = (Game.league_id == league_id) & (Game.kind == MILLE)
-        open_game = db.session.scalars(
-            select(Game.id)
-            .where(in_league, Game.status == "in_progress")
-            .order_by(Game.deal_count.desc(), Game.id.desc())
-            .limit(1)
-        ).first()
         # A finished game of about a dozen deals with a chapeau and a star: every line (in
         # a mixed league of 200 games, whose few games of Mille may have none, any).
         finished = (
@@ -247,10 +241,11 @@ def choose_targets(app: Flask, finishing: int) -> Targets:
             ending.append(game.id)
             versions[game.id] = game.version
         mixed = mixed_targets(league_id)
-        if open_game is None or mixed[0]:
-            # A mixed league's games of Mille in progress are few, and the longest of them
-            # longer at 20,000 games than at 200: the same game of eight deals at both.
-            open_game = _mille_in_progress(league_id, _names_of(names))
+        # The same game of eight deals at every size: the longest game in progress of a
+        # generated league is longer in a bigger one (6 deals at 200 games, 9 at 2,000), so
+        # its page grew with the game, not the league, and the other games' pages were
+        # compared with a shorter game of Mille in the smaller league.
+        open_game = _mille_in_progress(league_id, _names_of(names))
         sittings = other_games(league_id)
         db.session.remove()
     return Targets(

@@ -305,9 +305,13 @@ NOT_MILLE = {
 
 def _game_row(game: Planned, league_id: int, player_ids: list[int], user_id: int) -> dict[str, Any]:
     if isinstance(game, mille.Planned):
+        # Every row names the other games' columns too: one INSERT of a batch takes its
+        # columns from its first row and leaves out, unsaid, what later rows add.
         return {
             "kind": MILLE,
             "setup": None,
+            "balances": None,
+            "pool": 0,
             **mille._game_row(game, league_id, player_ids, user_id),
         }
     return {

@@ -11,6 +11,8 @@ from sqlalchemy import func, select
 from scorekeeper.engine import validate_tally
 from scorekeeper.models import AuditEvent, Game, GameResult, PairRecord, PlayerRecord, db
 from scorekeeper.records import results
+from scorekeeper.records.sittings import sitting_of
+from scorekeeper.table import kind_service
 from scorekeeper.table import service as game_service
 
 BENCH = Path(__file__).resolve().parents[2] / "bench"
@@ -98,3 +100,22 @@ def test_the_same_seed_makes_the_same_league(app, generator):
         third = generator.generate(players=4, games=12, seed=10, league_name="Third")
         assert deals(first.league_id) == deals(second.league_id)
         assert deals(first.league_id) != deals(third.league_id)
+
+
+def test_a_mixed_league_keeps_each_game_s_balances_as_its_replay_says(app, generator):
+    """Every game of a league across every game (``bench.mixed``) keeps what the app would
+    have kept: its deal count, status, balances and pool, as its kind replays its deals."""
+    from bench.mixed import generate_mixed  # loaded by ``generator`` from the source tree
+
+    with app.app_context():
+        made = generate_mixed(players=12, games=40, seed=5)
+        games = db.session.scalars(select(Game).where(Game.league_id == made.league_id)).all()
+        others = [game for game in games if not game.is_mille]
+        assert len(games) == 40
+        assert {game.kind for game in others} >= {"continental-rummy", "spoil-five"}
+        for game in games:
+            if game.is_mille:
+                assert (game.balances, game.pool) == (None, 0)
+                continue
+            kept = kind_service.derived_columns(sitting_of(game))
+            assert {name: getattr(game, name) for name in kept} == kept, game.kind

@@ -124,7 +124,8 @@ def _ledger(game: Game, first: int) -> tuple[list[Dealt], tuple[Payment, ...]]:
     end moved."""
     deals: list[tuple[int, Entry, int | None, list[Payment]]] = []
     closing: list[Payment] = []
-    # Fetched at once: a row at a time cost a driver call a row (120 rows at 12 seats).
+    # Fetched at once: a row at a time cost a driver call a row (ten deals of Continental
+    # for 12: up to 220 rows).
     rows = db.session.execute(_LEDGER, {"game_id": game.id, "first": first}).all()
     for part, number, entry, winner, payer, payee, amount, reason, _order in rows:
         if part == 1 and (not deals or deals[-1][0] != number):
